@@ -1,0 +1,74 @@
+// swift-tools-version: 6.1
+//
+// Lexiforge: corpora and keyboard wordlists in, compact versioned SQLite "Trained" stores out.
+//
+// Module map (stage modules do not import each other; LexiforgePipeline wires them):
+//   LexiforgeReader       the small product front ends link: store schema + queries (GRDB only)
+//   LexiforgeCorpus       reading corpora: files/gzip, BOM, CRLF, UTF-8 checks, Gutenberg boilerplate
+//   LexiforgeText         tokenizer and sentence splitter
+//   LexiforgeNgrams       n-gram tallies (plain values in, plain values out)
+//   LexiforgeStoreWriter  builds a store atomically from plain values (schema from LexiforgeReader)
+//   LexiforgePipeline     the stages wired together: ngrams, train (model files), inspect, suggest
+//   lexiforge             the thin command-line executable (the only ArgumentParser user)
+import PackageDescription
+
+let package = Package(
+    name: "Lexiforge",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .executable(name: "lexiforge", targets: ["lexiforge"]),
+        .library(name: "LexiforgeReader", targets: ["LexiforgeReader"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "LexiforgeReader",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        .target(
+            name: "LexiforgeCorpus",
+            dependencies: [
+                "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .target(name: "LexiforgeText"),
+        .target(name: "LexiforgeNgrams", dependencies: ["LexiforgeReader"]),
+        .target(
+            name: "LexiforgeStoreWriter",
+            dependencies: [
+                "LexiforgeReader", "LexiforgeNgrams",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
+        .target(
+            name: "LexiforgePipeline",
+            dependencies: [
+                "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
+                "LexiforgeStoreWriter",
+            ]),
+        .executableTarget(
+            name: "lexiforge",
+            dependencies: [
+                "LexiforgePipeline",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(
+            name: "LexiforgeTests",
+            dependencies: [
+                "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
+                "LexiforgeStoreWriter", "LexiforgePipeline",
+            ],
+            exclude: ["Fixtures"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

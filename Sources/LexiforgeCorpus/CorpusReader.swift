@@ -1,0 +1,85 @@
+/// Options for reading one corpus file.
+public struct CorpusReadOptions: Sendable, Equatable {
+    /// Replace invalid UTF-8 sequences with U+FFFD instead of failing.
+    public var replaceInvalidUTF8 = false
+    /// Drop Project Gutenberg headers, license footers and "End of ..." lines.
+    public var stripGutenberg = true
+
+    public init(replaceInvalidUTF8: Bool = false, stripGutenberg: Bool = true) {
+        self.replaceInvalidUTF8 = replaceInvalidUTF8
+        self.stripGutenberg = stripGutenberg
+    }
+}
+
+/// What reading a file found out about it, for provenance and statistics.
+public struct CorpusFileSummary: Sendable, Equatable {
+    public var path: String
+    /// SHA-256 of the file as stored (the compressed bytes for gzip), lowercase hex.
+    public var sha256: String
+    /// Bytes as stored.
+    public var storedBytes: Int
+    /// Bytes of decoded text (after decompression).
+    public var textBytes: Int
+    /// Content lines handed on (after boilerplate removal), blank lines included.
+    public var contentLines: Int
+    /// Lines dropped as Project Gutenberg boilerplate.
+    public var boilerplateLines: Int
+    /// Invalid UTF-8 sequences replaced with U+FFFD (only with `replaceInvalidUTF8`).
+    public var replacedSequences: Int
+}
+
+/// Streams the text lines of a corpus file.
+///
+/// In: a path to a plain or gzipped file of UTF-8 text, with or without a byte order mark, with
+/// LF or CRLF line ends. Out: each content line, in order, as bytes without its line terminator
+/// (a blank line marks a paragraph break), with Project Gutenberg boilerplate removed. Memory stays
+/// constant in the file size: only the current line (and, at the start, the lines that might
+/// still turn out to be a Gutenberg header) is held.
+///
+/// ```swift
+/// let summary = try CorpusReader.readLines(of: "novel.txt.gz") { line in
+///     print(String(decoding: line, as: UTF8.self))
+/// }
+/// ```
+/// - Throws: ``CorpusError``. Invalid UTF-8 is collected over the whole file and reported once,
+///   with line numbers and byte offsets, unless `replaceInvalidUTF8` is set.
+public enum CorpusReader {
+    public static func readLines(
+        of path: String,
+        options: CorpusReadOptions = .init(),
+        _ body: (UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws -> CorpusFileSummary {
+        let source = try ByteSource(path: path)
+        var splitter = LineSplitter(path: path, options: options)
+        var gutenberg = GutenbergFilter(enabled: options.stripGutenberg)
+        let capacity = 1 << 20
+        let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer { chunk.deallocate() }
+        var contentLines = 0
+        var sawText = false
+        try withoutActuallyEscaping(body) { body in
+            let emit: (UnsafeBufferPointer<UInt8>) throws -> Void = { line in
+                contentLines += 1
+                if !sawText && !LineSplitter.isBlank(line) { sawText = true }
+                try body(line)
+            }
+            while true {
+                let n = try source.read(into: chunk, capacity: capacity)
+                if n == 0 { break }
+                try splitter.feed(UnsafeBufferPointer(start: chunk, count: n)) { line in
+                    try gutenberg.process(line, emit: emit)
+                }
+            }
+            try splitter.finish { line in try gutenberg.process(line, emit: emit) }
+            try gutenberg.finish(emit: emit)
+        }
+        if !splitter.invalid.isEmpty {
+            throw CorpusError.invalidUTF8(path, Array(splitter.invalid.prefix(10)), total: splitter.invalidCount)
+        }
+        if !sawText { throw CorpusError.empty(path) }
+        return CorpusFileSummary(
+            path: path, sha256: source.finalizeDigest(), storedBytes: source.storedBytes,
+            textBytes: splitter.offset, contentLines: contentLines,
+            boilerplateLines: gutenberg.droppedLines, replacedSequences: splitter.replacedCount)
+    }
+}

@@ -1,0 +1,139 @@
+import LexiforgeReader
+
+/// The n-gram tallies of a corpus, with final ids: a plain value the store writer takes.
+///
+/// Word ids follow the store's convention (``StoreSchema/ReservedID``): 0 `<unk>`, 1 `<s>`,
+/// 2 `</s>`, then words by descending count, ties broken by byte order, so identical inputs give
+/// identical ids. Tables hold orders 2...``order``, entries sorted by id tuple.
+public struct NgramCounts: Sendable, Equatable {
+    public struct Table: Sendable, Equatable {
+        public var n: Int
+        /// `n` ids per entry, entries sorted lexicographically.
+        public var keys: [UInt32]
+        public var counts: [UInt32]
+        public var entryCount: Int { counts.count }
+
+        public func ids(of entry: Int) -> ArraySlice<UInt32> { keys[(entry * n)..<((entry + 1) * n)] }
+    }
+
+    public var order: Int
+    /// `words[id]` is the word with that id.
+    public var words: [String]
+    /// Unigram counts by id; `<s>` carries the number of sentences, `<unk>` zero.
+    public var unigramCounts: [UInt64]
+    /// `tables[k]` holds the n-grams of order k + 2.
+    public var tables: [Table]
+    /// Word tokens counted (`<s>` and `</s>` not included).
+    public var tokens: Int
+    public var sentences: Int
+
+    public func table(order n: Int) -> Table { tables[n - 2] }
+}
+
+/// Counts the n-grams of orders 1...N in sentences of tokens.
+///
+/// In: sentences as token byte strings (without `<s>`/`</s>`). Every sentence is padded as
+/// `<s> w1 ... wk </s>` and every window of each order inside it is counted once, as KenLM's
+/// `lmplz` does (so a trigram never starts with two `<s>`). Unigrams count every token and `</s>`;
+/// `<s>` gets the number of sentences. Out: ``NgramCounts``.
+///
+/// ```swift
+/// let counter = NgramCounter(order: 3)
+/// counter.add(sentence: ["the", "cat"])
+/// let counts = counter.finish()   // counts.table(order: 2) holds (<s> the), (the cat), (cat </s>)
+/// ```
+/// - Complexity: O(order) hash-table work per token; memory proportional to distinct n-grams.
+public final class NgramCounter {
+    public let order: Int
+    private let vocabulary = Vocabulary(reserved: [
+        StoreSchema.unknownToken, StoreSchema.sentenceStartToken, StoreSchema.sentenceEndToken,
+    ])
+    private var unigrams: [UInt64] = [0, 0, 0]
+    private var tables: [NgramTable]
+    private var padded: [UInt32] = []
+    public private(set) var tokens = 0
+    public private(set) var sentences = 0
+
+    public init(order: Int) {
+        precondition((1...StoreSchema.maxOrder).contains(order), "order must be 1...\(StoreSchema.maxOrder)")
+        self.order = order
+        tables = order >= 2 ? (2...order).map { NgramTable(n: $0) } : []
+    }
+
+    /// Adds one sentence given as a count and a token accessor (so callers can lend borrowed bytes).
+    public func addSentence(count: Int, token: (Int) -> UnsafeBufferPointer<UInt8>) {
+        guard count > 0 else { return }
+        padded.removeAll(keepingCapacity: true)
+        padded.append(UInt32(StoreSchema.ReservedID.sentenceStart))
+        for i in 0..<count {
+            let id = vocabulary.intern(token(i))
+            if id >= unigrams.count { unigrams.append(0) }
+            unigrams[id] += 1
+            padded.append(UInt32(id))
+        }
+        padded.append(UInt32(StoreSchema.ReservedID.sentenceEnd))
+        unigrams[Int(StoreSchema.ReservedID.sentenceEnd)] += 1
+        unigrams[Int(StoreSchema.ReservedID.sentenceStart)] += 1
+        tokens += count
+        sentences += 1
+        padded.withUnsafeBufferPointer { ids in
+            let base = ids.baseAddress!
+            for table in tables where table.n <= ids.count {
+                for start in 0...(ids.count - table.n) { table.add(base + start) }
+            }
+        }
+    }
+
+    /// Adds one sentence of string tokens.
+    public func add(sentence: [String]) {
+        var bytes: [UInt8] = []
+        var ends: [Int] = []
+        for token in sentence {
+            bytes.append(contentsOf: token.utf8)
+            ends.append(bytes.count)
+        }
+        bytes.withUnsafeBufferPointer { b in
+            addSentence(count: ends.count) { i in
+                UnsafeBufferPointer(rebasing: b[(i == 0 ? 0 : ends[i - 1])..<ends[i]])
+            }
+        }
+    }
+
+    /// Distinct words seen so far (reserved tokens included).
+    public var vocabularySize: Int { vocabulary.count }
+
+    /// Assigns final ids and sorts every table. The counter should not be used afterwards.
+    public func finish() -> NgramCounts {
+        let total = vocabulary.count
+        // Final order: reserved ids stay; words by count descending, then bytes ascending.
+        var ranked = Array(Int(StoreSchema.ReservedID.firstWord)..<total)
+        let arena = vocabulary.arena
+        let starts = vocabulary.starts
+        ranked.sort { a, b in
+            if unigrams[a] != unigrams[b] { return unigrams[a] > unigrams[b] }
+            return arena[starts[a]..<starts[a + 1]].lexicographicallyPrecedes(arena[starts[b]..<starts[b + 1]])
+        }
+        let reserved = Int(StoreSchema.ReservedID.firstWord)
+        var map = [UInt32](repeating: 0, count: total)
+        for id in 0..<reserved { map[id] = UInt32(id) }
+        var words = (0..<reserved).map { vocabulary.string(of: $0) }
+        var counts = (0..<reserved).map { unigrams[$0] }
+        words.reserveCapacity(total)
+        counts.reserveCapacity(total)
+        for (rank, id) in ranked.enumerated() {
+            map[id] = UInt32(reserved + rank)
+            words.append(vocabulary.string(of: id))
+            counts.append(unigrams[id])
+        }
+        let idBits = max(1, Int.bitWidth - (max(total - 1, 1)).leadingZeroBitCount)
+        var sortedTables: [NgramCounts.Table] = []
+        for table in tables {
+            table.dropIndex()
+            let (keys, tableCounts) = table.sortedEntries(remapping: map, idBits: idBits)
+            sortedTables.append(.init(n: table.n, keys: keys, counts: tableCounts))
+        }
+        tables = []
+        return NgramCounts(order: order, words: words, unigramCounts: counts, tables: sortedTables,
+                           tokens: tokens, sentences: sentences)
+    }
+}

@@ -1,0 +1,124 @@
+/// A hash table from n-grams of word ids (fixed n) to counts.
+///
+/// Keys live in one flat array, `n` ids per entry, in order of first appearance; the slot array
+/// holds entry indexes. Open addressing with linear probing, load factor at most 1/2.
+///
+/// - Complexity: amortized O(n) per ``add(_:count:)``.
+final class NgramTable {
+    let n: Int
+    private(set) var keys: [UInt32] = []
+    private(set) var counts: [UInt32] = []
+    private var slots: [UInt32] = []   // 0 = empty, else entry + 1
+    private var shift: UInt64 = 0
+
+    init(n: Int, expected: Int = 1 << 14) {
+        self.n = n
+        var size = 1024
+        while size < expected * 2 { size <<= 1 }
+        slots = Array(repeating: 0, count: size)
+        shift = UInt64(64 - size.trailingZeroBitCount)
+    }
+
+    var entryCount: Int { counts.count }
+
+    @inline(__always)
+    static func hash(_ ids: UnsafePointer<UInt32>, _ n: Int) -> UInt64 {
+        var h: UInt64 = 0
+        for k in 0..<n {
+            h = (h ^ UInt64(ids[k])) &* 0x9E37_79B9_7F4A_7C15
+            h ^= h >> 32
+        }
+        return h &* 0xD6E8_FEB8_6659_FD93
+    }
+
+    /// Adds `count` to the n-gram `ids[0..<n]`.
+    @inline(__always)
+    func add(_ ids: UnsafePointer<UInt32>, count: UInt32 = 1) {
+        let n = self.n
+        var slot = Int(truncatingIfNeeded: Self.hash(ids, n) >> shift)
+        let mask = slots.count - 1
+        let found: Int? = slots.withUnsafeBufferPointer { slotsBuffer in
+            keys.withUnsafeBufferPointer { keyBuffer in
+                while true {
+                    let entry = Int(slotsBuffer[slot])
+                    if entry == 0 { return nil }
+                    let base = (entry - 1) * n
+                    var equal = true
+                    for k in 0..<n where keyBuffer[base + k] != ids[k] { equal = false; break }
+                    if equal { return entry - 1 }
+                    slot = (slot + 1) & mask
+                }
+            }
+        }
+        if let entry = found {
+            counts[entry] &+= count
+            return
+        }
+        for k in 0..<n { keys.append(ids[k]) }
+        counts.append(count)
+        slots[slot] = UInt32(counts.count)
+        if counts.count * 2 > slots.count { grow() }
+    }
+
+    private func grow() {
+        let size = slots.count * 2
+        var bigger = [UInt32](repeating: 0, count: size)
+        shift -= 1
+        let mask = size - 1
+        keys.withUnsafeBufferPointer { keyBuffer in
+            for entry in 0..<counts.count {
+                var slot = Int(truncatingIfNeeded: Self.hash(keyBuffer.baseAddress! + entry * n, n) >> shift)
+                while bigger[slot] != 0 { slot = (slot + 1) & mask }
+                bigger[slot] = UInt32(entry + 1)
+            }
+        }
+        slots = bigger
+    }
+
+    /// Releases the hash index (keys and counts stay), for when only the entries are needed.
+    func dropIndex() { slots = [] }
+
+    /// Rewrites every id through `map` and returns the entries sorted by id tuple.
+    func sortedEntries(remapping map: [UInt32], idBits: Int) -> (keys: [UInt32], counts: [UInt32]) {
+        let n = self.n
+        let total = counts.count
+        var outKeys = [UInt32](repeating: 0, count: total * n)
+        var outCounts = [UInt32](repeating: 0, count: total)
+        if idBits * n <= 64 {
+            // Pack each tuple into one UInt64 (w1 most significant) and sort (key, count) pairs.
+            var packed = [(UInt64, UInt32)]()
+            packed.reserveCapacity(total)
+            keys.withUnsafeBufferPointer { k in
+                for e in 0..<total {
+                    var key: UInt64 = 0
+                    for j in 0..<n { key = (key << UInt64(idBits)) | UInt64(map[Int(k[e * n + j])]) }
+                    packed.append((key, counts[e]))
+                }
+            }
+            packed.sort { $0.0 < $1.0 }
+            let idMask = (UInt64(1) << UInt64(idBits)) - 1
+            for (e, (key, count)) in packed.enumerated() {
+                var rest = key
+                for j in stride(from: n - 1, through: 0, by: -1) {
+                    outKeys[e * n + j] = UInt32(rest & idMask)
+                    rest >>= UInt64(idBits)
+                }
+                outCounts[e] = count
+            }
+            return (outKeys, outCounts)
+        }
+        var remapped = keys.map { map[Int($0)] }
+        var order = Array(0..<total)
+        remapped.withUnsafeMutableBufferPointer { r in
+            order.sort { a, b in
+                for j in 0..<n where r[a * n + j] != r[b * n + j] { return r[a * n + j] < r[b * n + j] }
+                return false
+            }
+        }
+        for (e, source) in order.enumerated() {
+            for j in 0..<n { outKeys[e * n + j] = remapped[source * n + j] }
+            outCounts[e] = counts[source]
+        }
+        return (outKeys, outCounts)
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+
+/// One corpus or wordlist of `Corpora/manifest.tsv`.
+public struct ManifestEntry: Sendable, Equatable {
+    public var name: String
+    public var file: String
+    public var sha256: String
+    public var license: String
+    public var source: String
+    public var url: String
+}
+
+/// `Corpora/manifest.tsv`: tab-separated, a header line, `#` comments; columns
+/// `name file sha256 license source url`. The Makefile's provisioning step reads the same file.
+public struct CorpusManifest: Sendable {
+    public var entries: [ManifestEntry]
+    /// Where provisioned files live: `data/` beside the manifest.
+    public var dataDirectory: String
+
+    public static let columns = ["name", "file", "sha256", "license", "source", "url"]
+
+    public init(path: String) throws {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw PipelineError("\(path): cannot read the corpus manifest; it belongs beside the model files in Corpora/")
+        }
+        dataDirectory = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("data").path
+        var entries: [ManifestEntry] = []
+        var problems: [String] = []
+        var sawHeader = false
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            if !sawHeader {
+                sawHeader = true
+                if fields != Self.columns {
+                    problems.append("\(path):\(index + 1): header must be \(Self.columns.joined(separator: "<TAB>"))")
+                }
+                continue
+            }
+            guard fields.count == Self.columns.count else {
+                problems.append("\(path):\(index + 1): \(fields.count) columns, expected \(Self.columns.count) (\(Self.columns.joined(separator: ", ")))")
+                continue
+            }
+            guard fields[2].count == 64, fields[2].allSatisfy(\.isHexDigit) else {
+                problems.append("\(path):\(index + 1): sha256 '\(fields[2])' is not 64 hex digits")
+                continue
+            }
+            entries.append(.init(name: fields[0], file: fields[1], sha256: fields[2], license: fields[3], source: fields[4], url: fields[5]))
+        }
+        if !problems.isEmpty { throw PipelineError(problems) }
+        self.entries = entries
+    }
+
+    public func entry(named name: String) -> ManifestEntry? { entries.first { $0.name == name } }
+
+    public func localPath(of entry: ManifestEntry) -> String { dataDirectory + "/" + entry.file }
+}
+
+/// A shipped model described declaratively: `Corpora/NAME.model.json`.
+///
+/// ```json
+/// {
+///   "name": "dorian-gray-ch1",
+///   "description": "Tally's Trained store: orders 1-3 from chapter 1",
+///   "corpora": ["dorian-gray-ch1"],
+///   "order": 3,
+///   "lowercase": false
+/// }
+/// ```
+/// `corpora` names entries of the manifest beside the model file; `order` (1-5, default 3),
+/// `lowercase` (default false), `keep_punctuation` (default false) and `replace_invalid_utf8` (default false) are the options of
+/// `lexiforge ngrams`. Unknown keys are an error, so a typo never silently changes a model.
+public struct ModelFile: Sendable, Equatable {
+    public var name: String
+    public var description: String
+    public var corpora: [String]
+    public var order: Int
+    public var lowercase: Bool
+    public var keepPunctuation: Bool
+    public var replaceInvalidUTF8: Bool
+
+    public static let knownKeys: Set<String> = ["name", "description", "corpora", "order", "lowercase", "keep_punctuation", "replace_invalid_utf8"]
+
+    public init(path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PipelineError("\(path): cannot read the model file; check the path")
+        }
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw PipelineError("\(path): not valid JSON (\((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? error)); see Corpora/*.model.json for the format")
+        }
+        guard let dict = object as? [String: Any] else {
+            throw PipelineError("\(path): a model file is a JSON object; see Corpora/*.model.json")
+        }
+        var problems: [String] = []
+        for key in dict.keys.sorted() where !Self.knownKeys.contains(key) {
+            problems.append("\(path): unknown key \"\(key)\"; known keys are \(Self.knownKeys.sorted().joined(separator: ", "))")
+        }
+        let name = dict["name"] as? String
+        if name == nil || name!.isEmpty { problems.append("\(path): \"name\" must be a non-empty string") }
+        let corpora = dict["corpora"] as? [String]
+        if corpora == nil || corpora!.isEmpty { problems.append("\(path): \"corpora\" must be a non-empty array of manifest names") }
+        let order = dict["order"] == nil ? 3 : (dict["order"] as? Int)
+        if order == nil || !(1...5).contains(order!) { problems.append("\(path): \"order\" must be an integer from 1 to 5") }
+        let lowercase = dict["lowercase"] == nil ? false : dict["lowercase"] as? Bool
+        if lowercase == nil { problems.append("\(path): \"lowercase\" must be true or false") }
+        let keepPunctuation = dict["keep_punctuation"] == nil ? false : dict["keep_punctuation"] as? Bool
+        if keepPunctuation == nil { problems.append("\(path): \"keep_punctuation\" must be true or false") }
+        let replace = dict["replace_invalid_utf8"] == nil ? false : dict["replace_invalid_utf8"] as? Bool
+        if replace == nil { problems.append("\(path): \"replace_invalid_utf8\" must be true or false") }
+        if !problems.isEmpty { throw PipelineError(problems) }
+        self.name = name!
+        self.description = dict["description"] as? String ?? ""
+        self.corpora = corpora!
+        self.order = order!
+        self.lowercase = lowercase!
+        self.keepPunctuation = keepPunctuation!
+        self.replaceInvalidUTF8 = replace!
+    }
+}
+
+/// `lexiforge train MODEL -o STORE`: every stage of one shipped model.
+///
+/// In: a model file and the manifest beside it (corpora provisioned into `data/` by
+/// `make corpora`). Out: the store. Stages today: the n-gram counts; later stages (language
+/// model, HMM, wordlist, swipe features) join here as they land.
+public enum Train {
+    public static func run(modelPath: String, output: String, strict: Bool, progress: StageProgress) throws -> NgramBuildReport {
+        let model = try ModelFile(path: modelPath)
+        let manifestPath = URL(fileURLWithPath: modelPath).deletingLastPathComponent().appendingPathComponent("manifest.tsv").path
+        let manifest = try CorpusManifest(path: manifestPath)
+        var inputs: [String] = []
+        var expected: [String: String] = [:]
+        var problems: [String] = []
+        for name in model.corpora {
+            guard let entry = manifest.entry(named: name) else {
+                problems.append("\(modelPath): corpus \"\(name)\" is not in \(manifestPath); add it there or fix the name")
+                continue
+            }
+            let path = manifest.localPath(of: entry)
+            if !FileManager.default.fileExists(atPath: path) {
+                problems.append("\(path): corpus \"\(name)\" is not provisioned; run `make corpora` (it copies or downloads and checks sha256)")
+            }
+            inputs.append(path)
+            expected[path] = entry.sha256
+        }
+        if !problems.isEmpty { throw PipelineError(problems) }
+        var config = NgramBuildConfig(inputs: inputs, output: output)
+        config.order = model.order
+        config.text.lowercase = model.lowercase
+        config.text.keepPunctuation = model.keepPunctuation
+        config.corpus.replaceInvalidUTF8 = model.replaceInvalidUTF8
+        config.strict = strict
+        config.modelName = model.name
+        config.expectedSHA256 = expected
+        progress.say("model \(model.name): \(model.description)")
+        return try NgramBuild.run(config, progress: progress)
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import LexiforgeCorpus
+import LexiforgeNgrams
+import LexiforgeReader
+import LexiforgeStoreWriter
+import LexiforgeText
+
+/// The toolchain's name and version, recorded in every store's provenance.
+public let toolchainVersion = "lexiforge 0.1.0"
+
+/// Everything that decides what `lexiforge ngrams` (and the n-gram stage of `train`) builds.
+public struct NgramBuildConfig: Sendable {
+    /// Corpus files, read in this order (plain or gzipped UTF-8 text).
+    public var inputs: [String]
+    /// The store to write (replaced atomically).
+    public var output: String
+    /// Highest n-gram order counted, 1...5. Orders above 3 cost memory quickly.
+    public var order: Int = 3
+    /// Token-changing options; recorded in provenance.
+    public var text = TextOptions()
+    /// How files are read; recorded in provenance.
+    public var corpus = CorpusReadOptions()
+    /// Warnings (such as replaced invalid UTF-8) become errors.
+    public var strict = false
+    /// The model's name when built from a model file.
+    public var modelName: String?
+    /// Expected sha256 per input path (from the corpus manifest); a mismatch fails the build.
+    public var expectedSHA256: [String: String] = [:]
+
+    public init(inputs: [String], output: String) {
+        self.inputs = inputs
+        self.output = output
+    }
+}
+
+/// What a build did, for the statistics block and the tests.
+public struct NgramBuildReport: Sendable {
+    public var files: [CorpusFileSummary]
+    public var tokens: Int
+    public var sentences: Int
+    /// Distinct words, reserved tokens included.
+    public var vocabulary: Int
+    /// Distinct n-grams per order (index 0 = unigrams = vocabulary).
+    public var ngrams: [Int]
+    public var storeBytes: Int
+    public var warnings: [String]
+}
+
+/// One or more problems that stop a build; each is one line for a person.
+public struct PipelineError: Error, CustomStringConvertible, Sendable {
+    public var problems: [String]
+    public init(_ problems: [String]) { self.problems = problems }
+    public init(_ problem: String) { self.problems = [problem] }
+    public var description: String { problems.joined(separator: "\n") }
+}
+
+/// Corpora in, an n-gram store out: read → split sentences and tokenize → count → write.
+///
+/// In: ``NgramBuildConfig``. Out: the store at `config.output`, written atomically, and an
+/// ``NgramBuildReport``. Every input is checked before any is read (all problems are reported
+/// together), every file is read even after one fails (so all bad files are named in one run),
+/// and nothing is written unless every file was good.
+public enum NgramBuild {
+    public static func run(_ config: NgramBuildConfig, progress: StageProgress) throws -> NgramBuildReport {
+        guard (1...StoreSchema.maxOrder).contains(config.order) else {
+            throw PipelineError("--order \(config.order) is out of range; use 1 to \(StoreSchema.maxOrder)")
+        }
+        guard !config.inputs.isEmpty else { throw PipelineError("no corpus given; name at least one text file") }
+        let problems = config.inputs.compactMap(checkInput)
+        if !problems.isEmpty { throw PipelineError(problems) }
+        let file = try AtomicStoreFile.prepare(path: config.output)
+
+        progress.stage(1, of: 3, "Reading and counting \(config.inputs.count) file(s), orders 1-\(config.order)")
+        let counter = NgramCounter(order: config.order)
+        var splitter = SentenceSplitter(options: config.text)
+        var summaries: [CorpusFileSummary] = []
+        var errors: [String] = []
+        var warnings: [String] = []
+        for path in config.inputs {
+            do {
+                let summary = try CorpusReader.readLines(of: path, options: config.corpus) { line in
+                    splitter.feed(line: line) { sentence in
+                        counter.addSentence(count: sentence.count) { sentence[$0] }
+                    }
+                }
+                // A file's last sentence ends with the file.
+                splitter.finish { sentence in counter.addSentence(count: sentence.count) { sentence[$0] } }
+                if let expected = config.expectedSHA256[path], expected != summary.sha256 {
+                    errors.append("\(path): sha256 is \(summary.sha256) but the manifest says \(expected); provision it again with `make corpora`")
+                }
+                if summary.replacedSequences > 0 {
+                    warnings.append("\(path): replaced \(summary.replacedSequences) invalid UTF-8 sequence(s) with U+FFFD")
+                }
+                summaries.append(summary)
+                progress.say("  \(path): \(megabytes(summary.textBytes)) of text, \(summary.boilerplateLines) boilerplate lines dropped; \(counter.tokens) tokens so far (\(String(format: "%.1f", progress.elapsed)) s)")
+            } catch let error as CorpusError {
+                errors.append(error.description)
+                splitter = SentenceSplitter(options: config.text)
+            }
+        }
+        if config.strict { errors += warnings.map { $0 + " (an error under --strict)" } }
+        for warning in warnings where !config.strict { progress.say("warning: \(warning)") }
+        if !errors.isEmpty { throw PipelineError(errors) }
+
+        progress.stage(2, of: 3, "Sorting \(counter.vocabularySize) words and their n-grams")
+        let counts = counter.finish()
+
+        progress.stage(3, of: 3, "Writing \(config.output)")
+        let meta = provenance(config: config, summaries: summaries, counts: counts)
+        try StoreWriter.write(counts: counts, meta: meta, to: file)
+        progress.endStage()
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: config.output)[.size] as? Int) ?? 0
+        return NgramBuildReport(
+            files: summaries, tokens: counts.tokens, sentences: counts.sentences,
+            vocabulary: counts.words.count, ngrams: [counts.words.count] + counts.tables.map(\.entryCount),
+            storeBytes: bytes, warnings: warnings)
+    }
+
+    /// One line when `path` cannot be a corpus (checked before any reading starts).
+    static func checkInput(_ path: String) -> String? {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            return CorpusError.missing(path).description
+        }
+        if isDir.boolValue { return CorpusError.isDirectory(path).description }
+        if !FileManager.default.isReadableFile(atPath: path) {
+            return CorpusError.unreadable(path, "permission denied").description
+        }
+        return nil
+    }
+
+    /// The `meta` rows: everything needed to tell how a store was made, nothing that varies
+    /// between identical builds (the build time only when `SOURCE_DATE_EPOCH` is set).
+    static func provenance(config: NgramBuildConfig, summaries: [CorpusFileSummary], counts: NgramCounts) -> [String: String] {
+        typealias Key = StoreSchema.MetaKey
+        let inputs = summaries.map {
+            "{\"file\":\(jsonString(URL(fileURLWithPath: $0.path).lastPathComponent)),\"sha256\":\"\($0.sha256)\",\"bytes\":\($0.storedBytes)}"
+        }
+        var meta: [String: String] = [
+            Key.schemaVersion: String(StoreSchema.version),
+            Key.toolchain: toolchainVersion,
+            Key.order: String(config.order),
+            Key.textOptions: "{\"lowercase\":\(config.text.lowercase),\"keep_punctuation\":\(config.text.keepPunctuation),\"replace_invalid_utf8\":\(config.corpus.replaceInvalidUTF8),\"strip_gutenberg\":\(config.corpus.stripGutenberg),\"tokenizer\":\"keyboard\"}",
+            Key.inputs: "[" + inputs.joined(separator: ",") + "]",
+            Key.tokens: String(counts.tokens),
+            Key.sentences: String(counts.sentences),
+            Key.vocabulary: String(counts.words.count),
+        ]
+        if let name = config.modelName { meta[Key.model] = name }
+        if let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let seconds = Double(epoch) {
+            let formatter = ISO8601DateFormatter()
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            meta[Key.created] = formatter.string(from: Date(timeIntervalSince1970: seconds))
+        }
+        return meta
+    }
+}
+
+/// A JSON string literal for `s`.
+func jsonString(_ s: String) -> String {
+    let data = (try? JSONSerialization.data(withJSONObject: [s], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
+    let array = String(decoding: data, as: UTF8.self)
+    return String(array.dropFirst().dropLast())
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// StageProgress and statistics on stderr (data goes to stdout or files, never here).
+///
+/// Stage headers are numbered as KenLM's are (`=== 1/3 Counting n-grams ===`). Silent when
+/// `quiet` is set, so tests and scripts can keep stderr for errors.
+public final class StageProgress: @unchecked Sendable {
+    public let quiet: Bool
+    private let started = Date()
+    private var stageStarted = Date()
+    /// Seconds spent in each finished stage, in order (for `--measure`).
+    public private(set) var stageTimes: [(String, Double)] = []
+    private var currentStage: String?
+
+    public init(quiet: Bool) { self.quiet = quiet }
+
+    public func stage(_ index: Int, of total: Int, _ title: String) {
+        endStage()
+        currentStage = title
+        stageStarted = Date()
+        say("=== \(index)/\(total) \(title) ===")
+    }
+
+    public func endStage() {
+        if let current = currentStage {
+            stageTimes.append((current, Date().timeIntervalSince(stageStarted)))
+            currentStage = nil
+        }
+    }
+
+    public func say(_ line: String) {
+        guard !quiet else { return }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    public var elapsed: Double { Date().timeIntervalSince(started) }
+}
+
+/// Peak resident memory of this process so far, in bytes.
+public func peakResidentBytes() -> Int {
+    var usage = rusage()
+    #if os(Linux)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return usage.ru_maxrss * 1024
+    #else
+    getrusage(RUSAGE_SELF, &usage)
+    return usage.ru_maxrss
+    #endif
+}
+
+/// `12.3 MB` style sizes for progress lines.
+func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }

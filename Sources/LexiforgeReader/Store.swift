@@ -1,0 +1,221 @@
+import Foundation
+import GRDB
+
+/// Why a store could not be opened or queried.
+public enum StoreError: Error, CustomStringConvertible, Sendable {
+    case missing(String)
+    case notAStore(String, String)
+    case wrongVersion(String, found: Int, expected: Int)
+
+    public var description: String {
+        switch self {
+        case .missing(let path):
+            return "\(path): no such store; build one with `lexiforge ngrams CORPUS -o \(path)` or `make train`"
+        case .notAStore(let path, let reason):
+            return "\(path): not a Lexiforge store (\(reason)); build one with `lexiforge ngrams` or `lexiforge train`"
+        case .wrongVersion(let path, let found, let expected):
+            return "\(path): store schema version \(found), but this reader reads version \(expected); rebuild it with this toolchain (`make train` or `lexiforge train MODEL -o \(path)`)"
+        }
+    }
+}
+
+/// A next-word suggestion.
+public struct Suggestion: Sendable, Equatable, CustomStringConvertible {
+    public var word: String
+    /// How often the word followed the context that produced it.
+    public var count: Int64
+    /// The order of the n-gram that produced it: 3 = two words of context matched, 2 = one word,
+    /// 1 = no context (plain word frequency).
+    public var order: Int
+    /// `count` divided by the total count of that context's continuations (a maximum-likelihood
+    /// estimate; smoothed probabilities arrive with the language-model stage).
+    public var relativeFrequency: Double
+
+    public var description: String { "\(word) (\(count), order \(order))" }
+}
+
+/// Size of one table or index in a store.
+public struct TableStatistics: Sendable, Equatable {
+    public var name: String
+    public var rows: Int?
+    public var bytes: Int
+}
+
+/// A read-only connection to a Lexiforge store, for front ends and tools.
+///
+/// ```swift
+/// let store = try TrainedStore(path: "Artifacts/dorian-gray-ch1.sqlite")
+/// let next = try store.nextWords(after: ["I", "think"], limit: 3)
+/// ```
+/// Opening checks the `application_id` and the schema version (``StoreSchema/version``) and
+/// refuses anything else with a message that says how to rebuild.
+public final class TrainedStore: Sendable {
+    public let path: String
+    private let queue: DatabaseQueue
+    /// The store's n-gram order (1...5).
+    public let order: Int
+    /// Provenance: the `meta` table.
+    public let meta: [String: String]
+
+    public init(path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else { throw StoreError.missing(path) }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+        } catch {
+            throw StoreError.notAStore(path, "\(error)")
+        }
+        let (applicationID, version): (Int32, Int)
+        do {
+            (applicationID, version) = try queue.read { db in
+                (try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
+                 try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0)
+            }
+        } catch {
+            throw StoreError.notAStore(path, "SQLite cannot read it: \((error as? DatabaseError)?.message ?? "\(error)")")
+        }
+        guard applicationID == StoreSchema.applicationID else {
+            throw StoreError.notAStore(path, version == 0 ? "no Lexiforge application id; an unfinished build or another database" : "foreign application id \(applicationID)")
+        }
+        guard version == StoreSchema.version else {
+            throw StoreError.wrongVersion(path, found: version, expected: StoreSchema.version)
+        }
+        self.path = path
+        self.queue = queue
+        let meta = try queue.read { db in
+            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT key, value FROM meta").map {
+                ($0["key"] as String, $0["value"] as String)
+            })
+        }
+        self.meta = meta
+        order = Int(meta[StoreSchema.MetaKey.order] ?? "") ?? 1
+    }
+
+    /// Whether the store's tokens were lowercased at build time (so queries should be too).
+    public var isLowercased: Bool {
+        meta[StoreSchema.MetaKey.textOptions]?.contains("\"lowercase\":true") ?? false
+    }
+
+    /// The id of `word`, or nil when the store never saw it.
+    public func id(of word: String) throws -> Int64? {
+        try queue.read { db in
+            try Int64.fetchOne(db, sql: "SELECT id FROM word WHERE text = ?", arguments: [word])
+        }
+    }
+
+    /// Is this vocabulary entry something a keyboard would offer (a word or number, not
+    /// punctuation or a sentence marker)?
+    public static func isSuggestible(_ word: String) -> Bool {
+        guard let first = word.unicodeScalars.first else { return false }
+        return first.properties.isAlphabetic || first.properties.numericType != nil
+    }
+
+    /// The most likely next words after `context` (the words typed so far, as tokens).
+    ///
+    /// Backs off from the longest context the store holds (up to order − 1 words) to shorter ones,
+    /// filling the list in that order without repeats, and finally to the most frequent words.
+    /// Only suggestible entries (``isSuggestible(_:)``) are returned. An empty context, or a last
+    /// word the store never saw, gives the most likely sentence-starting words.
+    /// - Complexity: one indexed range scan per backoff level.
+    public func nextWords(after context: [String], limit: Int = 3) throws -> [Suggestion] {
+        try queue.read { db in
+            var ids: [Int64] = []
+            for word in context.suffix(max(order - 1, 0)) {
+                if let id = try Int64.fetchOne(db, sql: "SELECT id FROM word WHERE text = ?", arguments: [word]) {
+                    ids.append(id)
+                } else {
+                    ids.removeAll()   // an unknown word cuts the context
+                }
+            }
+            if ids.isEmpty && order >= 2 { ids = [StoreSchema.ReservedID.sentenceStart] }
+            var result: [Suggestion] = []
+            var seen = Set<String>()
+            var k = ids.count
+            while k >= 1 && result.count < limit {
+                let suffix = Array(ids.suffix(k))
+                for s in try continuations(db, context: suffix) where !seen.contains(s.word) {
+                    seen.insert(s.word)
+                    result.append(s)
+                    if result.count == limit { break }
+                }
+                k -= 1
+            }
+            if result.count < limit {
+                for s in try topWords(db, limit: limit + 8) where !seen.contains(s.word) {
+                    seen.insert(s.word)
+                    result.append(s)
+                    if result.count == limit { break }
+                }
+            }
+            return result
+        }
+    }
+
+    /// The most likely words to start a sentence (what `<s>` is followed by).
+    public func startingWords(limit: Int = 3) throws -> [Suggestion] {
+        try nextWords(after: [], limit: limit)
+    }
+
+    /// The most frequent suggestible words.
+    public func topWords(limit: Int = 10) throws -> [Suggestion] {
+        try queue.read { db in try topWords(db, limit: limit) }
+    }
+
+    private func topWords(_ db: Database, limit: Int) throws -> [Suggestion] {
+        let total = try Int64.fetchOne(db, sql: "SELECT total(count) FROM word WHERE id >= ?",
+                                       arguments: [StoreSchema.ReservedID.firstWord]) ?? 0
+        var result: [Suggestion] = []
+        // Ids are assigned by descending count, so id order is frequency order.
+        let rows = try Row.fetchCursor(db, sql: "SELECT text, count FROM word WHERE id >= ? ORDER BY id",
+                                       arguments: [StoreSchema.ReservedID.firstWord])
+        while let row = try rows.next(), result.count < limit {
+            let word: String = row[0]
+            guard Self.isSuggestible(word) else { continue }
+            let count: Int64 = row[1]
+            result.append(Suggestion(word: word, count: count, order: 1,
+                                     relativeFrequency: total > 0 ? Double(count) / Double(total) : 0))
+        }
+        return result
+    }
+
+    /// All suggestible continuations of an id context, most frequent first.
+    private func continuations(_ db: Database, context: [Int64]) throws -> [Suggestion] {
+        let n = context.count + 1
+        guard n >= 2, n <= order else { return [] }
+        let table = StoreSchema.ngramTable(order: n)
+        let conditions = (1..<n).map { "g.w\($0) = ?" }.joined(separator: " AND ")
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT w.text, g.count FROM \(table) AS g JOIN word AS w ON w.id = g.w\(n)
+            WHERE \(conditions) ORDER BY g.count DESC, g.w\(n)
+            """, arguments: StatementArguments(context))
+        let total = rows.reduce(Int64(0)) { $0 + ($1[1] as Int64) }
+        return rows.compactMap { row in
+            let word: String = row[0]
+            guard Self.isSuggestible(word) else { return nil }
+            let count: Int64 = row[1]
+            return Suggestion(word: word, count: count, order: n, relativeFrequency: Double(count) / Double(total))
+        }
+    }
+
+    /// Row counts and on-disk bytes of every table and index (from SQLite's `dbstat`).
+    public func tableStatistics() throws -> [TableStatistics] {
+        try queue.read { db in
+            let sizes = try Row.fetchAll(db, sql: "SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY name")
+            let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+            return try sizes.map { row in
+                let name: String = row["name"]
+                let rows = tables.contains(name) ? try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(name)\"") : nil
+                return TableStatistics(name: name, rows: rows, bytes: row["bytes"])
+            }
+        }
+    }
+
+    /// The words with the most distinct continuations, and their top continuations (for `inspect`).
+    public func topContinuations(words: Int = 5, each: Int = 3) throws -> [(word: String, next: [Suggestion])] {
+        guard order >= 2 else { return [] }
+        let top = try topWords(limit: words)
+        return try top.map { s in (s.word, try nextWords(after: [s.word], limit: each).filter { $0.order == 2 }) }
+    }
+}

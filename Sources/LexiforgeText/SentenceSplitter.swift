@@ -1,0 +1,136 @@
+/// Text options that change the tokens themselves (and so are recorded in a store's provenance).
+public struct TextOptions: Sendable, Equatable, Codable {
+    /// Lowercase every token (Unicode-aware; ASCII on a fast path).
+    public var lowercase: Bool
+    /// Keep punctuation and symbol tokens in the sentences handed on. Off by default: a keyboard
+    /// model's contexts and suggestions are the words a person types (after "Yes, " the context is
+    /// "Yes"), as in Presage and Tally. Punctuation still decides sentence boundaries either way.
+    /// Turn it on for a language model that scores punctuation too (KenLM style).
+    public var keepPunctuation: Bool
+
+    public init(lowercase: Bool = false, keepPunctuation: Bool = false) {
+        self.lowercase = lowercase
+        self.keepPunctuation = keepPunctuation
+    }
+}
+
+/// A sentence, borrowed: valid only inside the callback that receives it.
+public struct SentenceView {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let ends: UnsafeBufferPointer<Int>
+
+    /// Number of tokens (no `<s>`/`</s>`: boundaries are implied).
+    public var count: Int { ends.count }
+
+    /// The bytes of token `i`.
+    public subscript(i: Int) -> UnsafeBufferPointer<UInt8> {
+        let start = i == 0 ? 0 : ends[i - 1]
+        return UnsafeBufferPointer(rebasing: bytes[start..<ends[i]])
+    }
+
+    public var tokens: [String] { (0..<count).map { String(decoding: self[$0], as: UTF8.self) } }
+}
+
+/// Splits a stream of lines into tokenized sentences.
+///
+/// In: lines of UTF-8 text in order, a blank line marking a paragraph break. Out: sentences, each
+/// a list of tokens; the consumer adds `<s>` and `</s>`. A line break is not a sentence end
+/// (Gutenberg paragraphs are hard-wrapped); a blank line, the end of the input, or a terminal
+/// token (`.`, `!`, `?`, `...`, `…`) followed by a token that does not start with a lowercase
+/// letter are. Closing quotes and brackets right after the terminal token stay with the sentence
+/// they close. Abbreviation periods never reach the splitter: the ``Tokenizer`` keeps them inside
+/// the word.
+///
+/// ```swift
+/// var splitter = SentenceSplitter()
+/// splitter.feed(line: bytes) { sentence in print(sentence.tokens) }
+/// splitter.finish { sentence in print(sentence.tokens) }
+/// ```
+public struct SentenceSplitter {
+    public let options: TextOptions
+    private let tokenizer = Tokenizer()
+    private var lineTokens: [Token] = []
+    private var bytes: [UInt8] = []
+    private var ends: [Int] = []
+    private var pendingBoundary = false
+
+    public init(options: TextOptions = .init()) {
+        self.options = options
+        bytes.reserveCapacity(4096)
+        ends.reserveCapacity(256)
+    }
+
+    /// Sentences completed so far are passed to `emit`.
+    public mutating func feed(line: UnsafeBufferPointer<UInt8>, emit: (SentenceView) throws -> Void) rethrows {
+        lineTokens.removeAll(keepingCapacity: true)
+        tokenizer.tokenize(line, into: &lineTokens)
+        if lineTokens.isEmpty {
+            // Blank (or whitespace-only) line: paragraph break.
+            if isBlank(line) { try flush(emit) }
+            return
+        }
+        for token in lineTokens {
+            if pendingBoundary {
+                if (token.kind == .closing || token.kind == .terminal) && !token.spaceBefore {
+                    append(line, token)
+                    continue
+                }
+                pendingBoundary = false
+                if !(token.kind == .word && token.startsLowercase) { try flush(emit) }
+            }
+            append(line, token)
+            if token.kind == .terminal { pendingBoundary = true }
+        }
+    }
+
+    /// Ends the input: the last sentence, if any, is passed to `emit`.
+    public mutating func finish(emit: (SentenceView) throws -> Void) rethrows {
+        try flush(emit)
+    }
+
+    /// Splits a whole text (lines separated by `\n`) into sentences of string tokens.
+    public static func sentences(in text: String, options: TextOptions = .init()) -> [[String]] {
+        var splitter = SentenceSplitter(options: options)
+        var result: [[String]] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var bytes = Array(line.utf8)
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                splitter.feed(line: UnsafeBufferPointer(buffer)) { result.append($0.tokens) }
+            }
+        }
+        splitter.finish { result.append($0.tokens) }
+        return result
+    }
+
+    private func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        for b in line where b > 0x20 { return false }
+        return true
+    }
+
+    private mutating func append(_ line: UnsafeBufferPointer<UInt8>, _ token: Token) {
+        if token.kind != .word && !options.keepPunctuation { return }
+        let slice = UnsafeBufferPointer(rebasing: line[token.start..<token.end])
+        if options.lowercase {
+            var ascii = true
+            for b in slice where b >= 0x80 { ascii = false; break }
+            if ascii {
+                for b in slice { bytes.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
+            } else {
+                bytes.append(contentsOf: String(decoding: slice, as: UTF8.self).lowercased().utf8)
+            }
+        } else {
+            bytes.append(contentsOf: slice)
+        }
+        ends.append(bytes.count)
+    }
+
+    private mutating func flush(_ emit: (SentenceView) throws -> Void) rethrows {
+        pendingBoundary = false
+        guard !ends.isEmpty else { return }
+        try bytes.withUnsafeBufferPointer { b in
+            try ends.withUnsafeBufferPointer { e in try emit(SentenceView(bytes: b, ends: e)) }
+        }
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+    }
+}

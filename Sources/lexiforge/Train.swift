@@ -1,0 +1,31 @@
+import ArgumentParser
+import LexiforgePipeline
+
+struct Train: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Build one shipped model from its model file: every stage, one store.",
+        discussion: """
+            A model file (Corpora/NAME.model.json) names corpora from Corpora/manifest.tsv and the \
+            options to build with; `make corpora` provisions the files, `make train` runs this for \
+            every model file.
+            Example:
+              lexiforge train Corpora/dorian-gray-ch1.model.json -o Artifacts/dorian-gray-ch1.sqlite
+            """)
+
+    @Argument(help: "The model file (JSON).")
+    var model: String
+
+    @Option(name: .shortAndLong, help: "The store to write.")
+    var output: String
+
+    @OptionGroup var build: BuildOptions
+
+    func run() throws {
+        try runReportingErrors {
+            let progress = StageProgress(quiet: build.quiet)
+            let report = try LexiforgePipeline.Train.run(modelPath: model, output: output, strict: build.strict, progress: progress)
+            printStatistics(report, output: output, progress: progress)
+            printMeasure(progress, build.measure)
+        }
+    }
+}
