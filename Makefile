@@ -1,0 +1,62 @@
+# Lexiforge: build the shipped models, test, benchmark.
+#
+# Targets:
+#   make train    release build, provision corpora, build every shipped model (Corpora/*.model.json)
+#                 into Artifacts/NAME.sqlite
+#   make test     the whole test suite (unit, end-to-end CLI, integration on ../shared/data when present)
+#   make bench    speed, memory and size against the anchors (Presage's text2ngram measured in the same
+#                 run, KenLM/Tally figures from the issues); writes Artifacts/bench/report.txt
+#   make corpora  provision the files of Corpora/manifest.tsv into Corpora/data/ (sha256-checked)
+#   make deps     install the missing Debian packages the build, tests and benchmarks need
+#   make clean    remove build products, built stores and provisioned corpora
+#
+# `train` and `test` depend on `deps`, so a fresh Debian machine needs nothing else.
+
+SWIFT        ?= swift
+SHARED_DATA  ?= $(abspath $(CURDIR)/../shared/data)
+BIN          := .build/release/lexiforge
+MODELS       := $(wildcard Corpora/*.model.json)
+STORES       := $(patsubst Corpora/%.model.json,Artifacts/%.sqlite,$(MODELS))
+
+# Build: zlib and SQLite headers. Tests and benchmarks: sqlite3 CLI, presage (text2ngram,
+# presage_simulator), wordnet-base, curl for provisioning without ../shared, time for peak RSS.
+DEB_PACKAGES := zlib1g-dev libsqlite3-dev sqlite3 presage wordnet-base curl ca-certificates time
+
+export SHARED_DATA
+
+.PHONY: all train test bench corpora deps build clean
+
+all: train
+
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "deps: installing$$missing" >&2; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+build: deps
+	$(SWIFT) build -c release --product lexiforge
+
+corpora:
+	@Corpora/provision.sh
+
+train: build corpora
+	@mkdir -p Artifacts
+	@for model in $(MODELS); do \
+	  name=$$(basename $$model .model.json); \
+	  $(BIN) train $$model -o Artifacts/$$name.sqlite || exit 1; \
+	done
+
+test: deps
+	$(SWIFT) test
+
+bench: build corpora
+	@Tests/Bench/bench.sh
+
+clean:
+	rm -rf .build Artifacts/*.sqlite Artifacts/bench Corpora/data
