@@ -26,6 +26,10 @@ public struct NgramBuildConfig: Sendable {
     public var modelName: String?
     /// Expected sha256 per input path (from the corpus manifest); a mismatch fails the build.
     public var expectedSHA256: [String: String] = [:]
+    /// Language-model estimation: count and entropy pruning (see ``EstimationOptions``).
+    public var estimation = EstimationOptions()
+    /// Keep only this many most frequent words; the rest become `<unk>`. Nil keeps every word.
+    public var vocabularySize: Int?
 
     public init(inputs: [String], output: String) {
         self.inputs = inputs
@@ -70,8 +74,33 @@ public enum NgramBuild {
         if !problems.isEmpty { throw PipelineError(problems) }
         let file = try AtomicStoreFile.prepare(path: config.output)
 
-        progress.stage(1, of: 3, "Reading and counting \(config.inputs.count) file(s), orders 1-\(config.order)")
+        progress.stage(1, of: 4, "Reading and counting \(config.inputs.count) file(s), orders 1-\(config.order)")
         let counter = NgramCounter(order: config.order)
+        let (summaries, warnings) = try countCorpora(config, into: counter, progress: progress)
+
+        progress.stage(2, of: 4, "Sorting \(counter.vocabularySize) words and their n-grams")
+        var counts = counter.finish()
+        if let size = config.vocabularySize { counts = counts.limitingVocabulary(to: size) }
+
+        progress.stage(3, of: 4, "Estimating interpolated modified Kneser-Ney probabilities")
+        let model = LanguageModelStage.estimate(counts, options: config.estimation, progress: progress)
+
+        progress.stage(4, of: 4, "Writing \(config.output)")
+        var meta = provenance(config: config, summaries: summaries, counts: counts)
+        meta[StoreSchema.MetaKey.languageModel] = LanguageModelStage.describe(model, options: config.estimation, vocabularySize: config.vocabularySize)
+        try StoreWriter.write(model: model, meta: meta, to: file)
+        progress.endStage()
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: config.output)[.size] as? Int) ?? 0
+        return NgramBuildReport(
+            files: summaries, tokens: counts.tokens, sentences: counts.sentences,
+            vocabulary: counts.words.count, ngrams: [counts.words.count] + model.counts.tables.map(\.entryCount),
+            storeBytes: bytes, warnings: warnings)
+    }
+
+    /// Reads every input in order, splitting sentences and counting them into `counter`.
+    /// Returns the file summaries and the warnings; throws every file problem at once.
+    static func countCorpora(_ config: NgramBuildConfig, into counter: NgramCounter,
+                             progress: StageProgress) throws -> ([CorpusFileSummary], [String]) {
         var splitter = SentenceSplitter(options: config.text)
         var summaries: [CorpusFileSummary] = []
         var errors: [String] = []
@@ -101,19 +130,7 @@ public enum NgramBuild {
         if config.strict { errors += warnings.map { $0 + " (an error under --strict)" } }
         for warning in warnings where !config.strict { progress.say("warning: \(warning)") }
         if !errors.isEmpty { throw PipelineError(errors) }
-
-        progress.stage(2, of: 3, "Sorting \(counter.vocabularySize) words and their n-grams")
-        let counts = counter.finish()
-
-        progress.stage(3, of: 3, "Writing \(config.output)")
-        let meta = provenance(config: config, summaries: summaries, counts: counts)
-        try StoreWriter.write(counts: counts, meta: meta, to: file)
-        progress.endStage()
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: config.output)[.size] as? Int) ?? 0
-        return NgramBuildReport(
-            files: summaries, tokens: counts.tokens, sentences: counts.sentences,
-            vocabulary: counts.words.count, ngrams: [counts.words.count] + counts.tables.map(\.entryCount),
-            storeBytes: bytes, warnings: warnings)
+        return (summaries, warnings)
     }
 
     /// One line when `path` cannot be a corpus (checked before any reading starts).

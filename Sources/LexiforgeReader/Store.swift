@@ -6,6 +6,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case missing(String)
     case notAStore(String, String)
     case wrongVersion(String, found: Int, expected: Int)
+    case noNgrams(String, order: Int, available: Int)
 
     public var description: String {
         switch self {
@@ -15,6 +16,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             return "\(path): not a Lexiforge store (\(reason)); build one with `lexiforge ngrams` or `lexiforge train`"
         case .wrongVersion(let path, let found, let expected):
             return "\(path): store schema version \(found), but this reader reads version \(expected); rebuild it with this toolchain (`make train` or `lexiforge train MODEL -o \(path)`)"
+        case .noNgrams(let path, let order, let available):
+            return "\(path): holds n-grams up to order \(available), not \(order); rebuild it with `lexiforge ngrams --order \(order)`"
         }
     }
 }
@@ -51,7 +54,7 @@ public struct TableStatistics: Sendable, Equatable {
 /// refuses anything else with a message that says how to rebuild.
 public final class TrainedStore: Sendable {
     public let path: String
-    private let queue: DatabaseQueue
+    let queue: DatabaseQueue
     /// The store's n-gram order (1...5).
     public let order: Int
     /// Provenance: the `meta` table.

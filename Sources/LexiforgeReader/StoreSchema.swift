@@ -4,7 +4,7 @@
 /// `PRAGMA user_version` differs from ``StoreSchema/version``, and the tests use the same
 /// constants. Change the layout here and bump ``version``.
 ///
-/// Layout (version 1):
+/// Layout (version 2):
 /// - `meta(key, value)`: provenance; see ``StoreSchema/MetaKey``.
 /// - `word(id, text, count)`: the vocabulary. Ids are dense integers: 0 `<unk>`, 1 `<s>`,
 ///   2 `</s>`, then every word by descending count (ties by byte order), so frequent words
@@ -12,9 +12,17 @@
 /// - `bigram(w1, w2, count)`, `trigram(w1, w2, w3, count)`, `fourgram(...)`, `fivegram(...)`:
 ///   `WITHOUT ROWID` tables keyed by the id tuple, present up to the store's order.
 /// - Views `unigram_view`, `bigram_view`, ... that show words instead of ids.
+/// - Language model (version 2): every `word` and n-gram row also has `logprob`, the interpolated
+///   modified Kneser-Ney log10 probability of its last word given the others, and every row of an
+///   order below the store's order has `backoff`, the log10 backoff weight of the n-gram as a
+///   context (0 when it is none), both as integers in units of 1/``logScale`` (so `-2301` is
+///   log10 p = −2.301): two bytes a value instead of eight. `<s>` has `logprob` −99000 as in ARPA.
+///   Stores of 100,000 rows or more also get `<table>_by_prob` indexes (context ids, logprob
+///   descending), so next-word and completion queries read the best continuations first.
+///   The views show `log10prob` and `log10backoff` as reals.
 public enum StoreSchema {
     /// Bumped whenever a table, column, index or view changes meaning or shape.
-    public static let version = 1
+    public static let version = 2
 
     /// `PRAGMA application_id`: "LXFG" (0x4C584647), so `file(1)`-style tools and our reader can tell
     /// a Lexiforge store from any other SQLite database.
@@ -33,6 +41,21 @@ public enum StoreSchema {
     public static let sentenceStartToken = "<s>"
     public static let sentenceEndToken = "</s>"
 
+    /// `logprob` and `backoff` are log10 values times this, rounded to integers.
+    public static let logScale = 1000.0
+
+    /// Stores with at least this many rows (words + n-grams) get the `_by_prob` query indexes.
+    public static let probabilityIndexThreshold = 100_000
+
+    /// Name of the index that lists the continuations of each context by descending probability.
+    public static func probabilityIndex(order: Int) -> String { ngramTable(order: order) + "_by_prob" }
+
+    /// The statement creating ``probabilityIndex(order:)`` for order n (2...5).
+    public static func probabilityIndexStatement(order n: Int) -> String {
+        let context = (1..<n).map { "w\($0)" }.joined(separator: ", ")
+        return "CREATE INDEX \(probabilityIndex(order: n)) ON \(ngramTable(order: n))(\(context), logprob DESC)"
+    }
+
     /// The highest n-gram order a store can hold.
     public static let maxOrder = 5
 
@@ -49,6 +72,8 @@ public enum StoreSchema {
         public static let tokens = "tokens"
         public static let sentences = "sentences"
         public static let vocabulary = "vocabulary"
+        /// JSON object describing the language model: smoothing, discounts per order, pruning.
+        public static let languageModel = "language_model"
         /// Only written when the environment sets `SOURCE_DATE_EPOCH`, so builds stay byte-identical.
         public static let created = "created"
     }
@@ -65,7 +90,8 @@ public enum StoreSchema {
     }
 
     /// The statements that create an empty store of the given order, in execution order.
-    public static func creationStatements(order: Int) -> [String] {
+    /// `probabilityIndexes` adds the `_by_prob` indexes (see ``probabilityIndexThreshold``).
+    public static func creationStatements(order: Int, probabilityIndexes: Bool = false) -> [String] {
         precondition((1...maxOrder).contains(order))
         var sql = [
             """
@@ -78,13 +104,15 @@ public enum StoreSchema {
             CREATE TABLE word (
                 id INTEGER PRIMARY KEY,
                 text TEXT NOT NULL,
-                count INTEGER NOT NULL CHECK (count >= 0)
+                count INTEGER NOT NULL CHECK (count >= 0),
+                logprob INTEGER NOT NULL,
+                backoff INTEGER NOT NULL DEFAULT 0
             )
             """,
             "CREATE UNIQUE INDEX word_by_text ON word(text)",
             """
             CREATE VIEW unigram_view AS
-                SELECT text AS word, count FROM word
+                SELECT text AS word, count, logprob / \(logScale) AS log10prob, backoff / \(logScale) AS log10backoff FROM word
             """,
         ]
         if order >= 2 {
@@ -95,17 +123,20 @@ public enum StoreSchema {
                     CREATE TABLE \(table) (
                         \(columns.map { "\($0) INTEGER NOT NULL" }.joined(separator: ",\n    ")),
                         count INTEGER NOT NULL CHECK (count > 0),
+                        logprob INTEGER NOT NULL,\(n < order ? "\n    backoff INTEGER NOT NULL DEFAULT 0," : "")
                         PRIMARY KEY (\(columns.joined(separator: ", ")))
                     ) WITHOUT ROWID
                     """)
                 let joins = (1...n).map { "JOIN word AS t\($0) ON t\($0).id = g.w\($0)" }
                 sql.append("""
                     CREATE VIEW \(ngramView(order: n)) AS
-                        SELECT \((1...n).map { "t\($0).text AS w\($0)" }.joined(separator: ", ")), g.count
+                        SELECT \((1...n).map { "t\($0).text AS w\($0)" }.joined(separator: ", ")), g.count,
+                            g.logprob / \(logScale) AS log10prob\(n < order ? ", g.backoff / \(logScale) AS log10backoff" : "")
                         FROM \(table) AS g
                         \(joins.joined(separator: "\n    "))
                     """)
             }
+            if probabilityIndexes { sql += (2...order).map { probabilityIndexStatement(order: $0) } }
         }
         return sql
     }

@@ -83,14 +83,25 @@ public final class AtomicStoreFile {
 
 /// Builds a store's SQLite file from plain values.
 ///
-/// In: ``NgramCounts`` and provenance key/values. Out: a complete store at ``AtomicStoreFile/path``
+/// In: a ``LanguageModel`` (counts with probabilities) and provenance key/values. Out: a complete store at ``AtomicStoreFile/path``
 /// following ``StoreSchema``; rows go in key order in one transaction through prepared statements,
 /// secondary indexes are built after the rows, and `user_version` is stamped last.
 /// Identical inputs give byte-identical files (no timestamps unless the caller puts one in `meta`).
 public enum StoreWriter {
+    /// Estimates the language model with default options (no pruning) and writes it.
     public static func write(
         counts: NgramCounts, meta: [String: String], to file: AtomicStoreFile
     ) throws(StoreWriteError) {
+        try write(model: KneserNey.estimate(counts), meta: meta, to: file)
+    }
+
+    public static func write(
+        model: LanguageModel, meta: [String: String], to file: AtomicStoreFile
+    ) throws(StoreWriteError) {
+        let counts = model.counts
+        let rows = counts.words.count + counts.tables.reduce(0) { $0 + $1.entryCount }
+        let statements = StoreSchema.creationStatements(
+            order: counts.order, probabilityIndexes: rows >= StoreSchema.probabilityIndexThreshold)
         do {
             var configuration = Configuration()
             configuration.journalMode = .default
@@ -104,20 +115,25 @@ public enum StoreWriter {
                     PRAGMA cache_size = -65536;
                     """)
                 try db.inTransaction {
-                    for sql in StoreSchema.creationStatements(order: counts.order)
+                    for sql in statements
                     where !sql.hasPrefix("CREATE UNIQUE INDEX") && !sql.hasPrefix("CREATE INDEX") {
                         try db.execute(sql: sql)
                     }
                     let metaInsert = try db.makeStatement(sql: "INSERT INTO meta(key, value) VALUES (?, ?)")
                     for key in meta.keys.sorted() { try metaInsert.execute(arguments: [key, meta[key]!]) }
-                    let wordInsert = try db.makeStatement(sql: "INSERT INTO word(id, text, count) VALUES (?, ?, ?)")
+                    let wordInsert = try db.makeStatement(sql: "INSERT INTO word(id, text, count, logprob, backoff) VALUES (?, ?, ?, ?, ?)")
                     for (id, word) in counts.words.enumerated() {
-                        try wordInsert.execute(arguments: [id, word, Int64(counts.unigramCounts[id])])
+                        try wordInsert.execute(arguments: [
+                            id, word, Int64(counts.unigramCounts[id]),
+                            quantized(model.unigramLogProb[id]), quantized(model.unigramLogBackoff[id]),
+                        ])
                     }
-                    for table in counts.tables {
-                        try insert(table, into: StoreSchema.ngramTable(order: table.n), db: db)
+                    for (k, table) in counts.tables.enumerated() {
+                        try insert(table, logProbs: model.logProbs[k],
+                                   logBackoffs: k < model.logBackoffs.count ? model.logBackoffs[k] : nil,
+                                   into: StoreSchema.ngramTable(order: table.n), db: db)
                     }
-                    for sql in StoreSchema.creationStatements(order: counts.order)
+                    for sql in statements
                     where sql.hasPrefix("CREATE UNIQUE INDEX") || sql.hasPrefix("CREATE INDEX") {
                         try db.execute(sql: sql)
                     }
@@ -147,17 +163,26 @@ public enum StoreWriter {
         return rows < 100_000 ? 1024 : 4096
     }
 
+    /// A log10 value in the store's integer units (``StoreSchema/logScale``).
+    public static func quantized(_ log10Value: Double) -> Int64 {
+        guard log10Value.isFinite else { return log10Value < 0 ? Int64(-99 * StoreSchema.logScale) : 0 }
+        return Int64((log10Value * StoreSchema.logScale).rounded())
+    }
+
     /// Bulk insert with one prepared statement and raw integer binds (the hot loop of a build).
-    private static func insert(_ table: NgramCounts.Table, into name: String, db: Database) throws {
+    private static func insert(_ table: NgramCounts.Table, logProbs: [Double], logBackoffs: [Double]?,
+                               into name: String, db: Database) throws {
         let n = table.n
-        let columns = (1...n).map { "w\($0)" }.joined(separator: ", ")
-        let placeholders = Array(repeating: "?", count: n + 1).joined(separator: ", ")
-        let statement = try db.makeStatement(sql: "INSERT INTO \(name)(\(columns), count) VALUES (\(placeholders))")
+        let columns = (1...n).map { "w\($0)" }.joined(separator: ", ") + ", count, logprob" + (logBackoffs == nil ? "" : ", backoff")
+        let placeholders = Array(repeating: "?", count: n + (logBackoffs == nil ? 2 : 3)).joined(separator: ", ")
+        let statement = try db.makeStatement(sql: "INSERT INTO \(name)(\(columns)) VALUES (\(placeholders))")
         let handle = statement.sqliteStatement
         try table.keys.withUnsafeBufferPointer { keys in
             for entry in 0..<table.entryCount {
                 for j in 0..<n { sqlite3_bind_int64(handle, Int32(j + 1), Int64(keys[entry * n + j])) }
                 sqlite3_bind_int64(handle, Int32(n + 1), Int64(table.counts[entry]))
+                sqlite3_bind_int64(handle, Int32(n + 2), quantized(logProbs[entry]))
+                if let logBackoffs { sqlite3_bind_int64(handle, Int32(n + 3), quantized(logBackoffs[entry])) }
                 let status = sqlite3_step(handle)
                 guard status == SQLITE_DONE else {
                     throw DatabaseError(resultCode: ResultCode(rawValue: status),

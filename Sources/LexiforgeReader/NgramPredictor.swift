@@ -1,0 +1,233 @@
+import Foundation
+import GRDB
+
+/// A word the language model predicts, with its probability in the context asked about.
+public struct Prediction: Sendable, Equatable, CustomStringConvertible {
+    public var word: String
+    /// log10 p(word | context) as the store holds it (back-off applied).
+    public var log10Probability: Double
+    /// The order of the n-gram that gave the probability: 3 = two words of context matched,
+    /// 2 = one, 1 = none (unigram, backed off).
+    public var order: Int
+
+    public var probability: Double { pow(10, log10Probability) }
+    public var description: String { "\(word) (\(String(format: "%.3f", log10Probability)), order \(order))" }
+}
+
+/// Language-model queries on a store: next words, completions, probabilities, starting words.
+///
+/// ```swift
+/// let predictor = try NgramPredictor(store: TrainedStore(path: "Artifacts/dorian-gray.sqlite"))
+/// try predictor.nextWords(after: ["I", "think"], limit: 3)         // that, it, he ...
+/// try predictor.completions(of: "th", after: ["I", "think"])       // that, the, there ...
+/// try predictor.probability(of: "that", after: ["I", "think"])     // 0.08...
+/// ```
+/// Opening loads the vocabulary (text, unigram log-probabilities and backoffs) into memory: about
+/// 40 bytes a word, 0.1 s for 100,000 words. Every query afterwards reads only the rows it needs.
+///
+/// Probabilities follow the ARPA back-off rule: p(w | h) is the stored probability of the longest
+/// n-gram `h w` in the store, times the backoff weights of the longer contexts that were not
+/// followed by w. Ranked queries walk each context's continuations in descending probability
+/// (through the `_by_prob` indexes on large stores) and stop as soon as nothing further down can
+/// enter the top `limit`; this is exact because an interpolated Kneser-Ney probability is never
+/// below its backed-off value.
+///
+/// Bad input has defined answers: unknown context words cut the context (an unknown last word
+/// gives the starting words), an empty prefix is the same as ``nextWords(after:limit:)``,
+/// `limit` < 1 gives no predictions.
+public final class NgramPredictor: Sendable {
+    public let store: TrainedStore
+    public let order: Int
+    let words: [String]
+    let ids: [String: Int32]
+    let unigramLogProb: [Int32]
+    let unigramBackoff: [Int32]
+    /// Word ids sorted by UTF-8 bytes, and each id's position there (prefix = contiguous range).
+    let alphabetical: [Int32]
+    let sortedBytes: [[UInt8]]
+    let alphabeticalPosition: [Int32]
+    /// Suggestible word ids by descending unigram probability.
+    let byProbability: [Int32]
+    let suggestible: [Bool]
+
+    public init(store: TrainedStore) throws {
+        self.store = store
+        order = store.order
+        var words: [String] = [], lp: [Int32] = [], bo: [Int32] = []
+        try store.queue.inDatabase { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, text, logprob, backoff FROM word ORDER BY id")
+            while let row = try rows.next() {
+                let id: Int = row[0]
+                guard id == words.count else {
+                    throw StoreError.notAStore(store.path, "word ids are not dense (id \(id) at position \(words.count))")
+                }
+                words.append(row[1])
+                lp.append(Int32(row[2] as Int64))
+                bo.append(Int32(row[3] as Int64))
+            }
+        }
+        self.words = words
+        unigramLogProb = lp
+        unigramBackoff = bo
+        var ids: [String: Int32] = [:]
+        ids.reserveCapacity(words.count)
+        for (i, w) in words.enumerated() { ids[w] = Int32(i) }
+        self.ids = ids
+        let bytes = words.map { Array($0.utf8) }
+        let alphabetical = (0..<Int32(words.count)).sorted { bytes[Int($0)].lexicographicallyPrecedes(bytes[Int($1)]) }
+        self.alphabetical = alphabetical
+        sortedBytes = alphabetical.map { bytes[Int($0)] }
+        var position = [Int32](repeating: 0, count: words.count)
+        for (i, id) in alphabetical.enumerated() { position[Int(id)] = Int32(i) }
+        alphabeticalPosition = position
+        let suggestible = words.enumerated().map { $0.offset >= Int(StoreSchema.ReservedID.firstWord) && TrainedStore.isSuggestible($0.element) }
+        self.suggestible = suggestible
+        byProbability = (0..<Int32(words.count)).filter { suggestible[Int($0)] }.sorted { lp[Int($0)] > lp[Int($1)] || (lp[Int($0)] == lp[Int($1)] && $0 < $1) }
+    }
+
+    /// The id of `word`, or nil when the store never saw it.
+    public func id(of word: String) -> Int32? { ids[word] }
+
+    /// The most likely next words after `context` (tokens typed so far), best first.
+    /// - Complexity: a few indexed range reads; walks stop once the top `limit` is settled.
+    public func nextWords(after context: [String], limit: Int = 3) throws -> [Prediction] {
+        try ranked(context: suggestionContext(context), prefix: nil, limit: limit)
+    }
+
+    /// The most likely words starting with `prefix` after `context`, ranked by probability (not by length).
+    public func completions(of prefix: String, after context: [String], limit: Int = 3) throws -> [Prediction] {
+        try ranked(context: suggestionContext(context), prefix: prefix.isEmpty ? nil : Array(prefix.utf8), limit: limit)
+    }
+
+    /// The most likely first words of a sentence.
+    public func startingWords(limit: Int = 3) throws -> [Prediction] {
+        try ranked(context: suggestionContext([]), prefix: nil, limit: limit)
+    }
+
+    /// p(word | context). Unknown words are `<unk>`; an empty context means the start of a sentence
+    /// only when `sentenceStart` is set (then `<s>` is the context), otherwise none.
+    public func probability(of word: String, after context: [String], sentenceStart: Bool = false) throws -> Double {
+        let contextIDs = (sentenceStart ? [Int32(StoreSchema.ReservedID.sentenceStart)] : []) + context.map { ids[$0] ?? 0 }
+        return pow(10, Double(try logProb(of: ids[word] ?? 0, context: contextIDs).value) / StoreSchema.logScale)
+    }
+
+    /// log10 p(w | context) in store units (``StoreSchema/logScale``) and the order that matched,
+    /// by the ARPA back-off rule. `context` holds ids, oldest first; only the last order − 1 count.
+    public func logProb(of word: Int32, context: [Int32]) throws -> (value: Int, order: Int) {
+        let h = Array(context.suffix(max(order - 1, 0)))
+        return try store.queue.inDatabase { db in
+            var backoff = 0
+            var k = h.count
+            while k >= 1 {
+                let suffix = Array(h.suffix(k))
+                if let lp = try entry(db, suffix + [word])?.logprob { return (lp + backoff, k + 1) }
+                backoff += k == 1 ? Int(unigramBackoff[Int(suffix[0])]) : (try entry(db, suffix)?.backoff ?? 0)
+                k -= 1
+            }
+            return (Int(unigramLogProb[Int(word)]) + backoff, 1)
+        }
+    }
+
+    /// The ids of a typed context: words after the last unknown one; `<s>` when none are left.
+    func suggestionContext(_ context: [String]) -> [Int32] {
+        var h: [Int32] = []
+        for word in context.suffix(max(order - 1, 0)) {
+            if let id = ids[word] { h.append(id) } else { h.removeAll() }
+        }
+        if h.isEmpty && order >= 2 { h = [Int32(StoreSchema.ReservedID.sentenceStart)] }
+        return h
+    }
+
+    /// The stored logprob and backoff of one n-gram of order ≥ 2.
+    func entry(_ db: Database, _ ngram: [Int32]) throws -> (logprob: Int, backoff: Int)? {
+        let n = ngram.count
+        guard n >= 2, n <= order else { return nil }
+        let conditions = (1...n).map { "w\($0) = ?" }.joined(separator: " AND ")
+        let statement = try db.cachedStatement(
+            sql: "SELECT logprob, \(n < order ? "backoff" : "0") FROM \(StoreSchema.ngramTable(order: n)) WHERE \(conditions)")
+        guard let row = try Row.fetchOne(statement, arguments: StatementArguments(ngram.map { Int64($0) })) else { return nil }
+        return (Int(row[0] as Int64), Int(row[1] as Int64))
+    }
+
+    /// The alphabetical positions of the words starting with `prefix`.
+    func prefixRange(_ prefix: [UInt8]) -> Range<Int> {
+        func lowerBound(_ key: [UInt8], inclusive: Bool) -> Int {
+            var lo = 0, hi = sortedBytes.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                let word = sortedBytes[mid]
+                // Compare only the first key.count bytes when looking for the end of the prefix run.
+                let before = inclusive ? word.lexicographicallyPrecedes(key) : !key.lexicographicallyPrecedes(word.prefix(key.count))
+                if before { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+        return lowerBound(prefix, inclusive: true)..<lowerBound(prefix, inclusive: false)
+    }
+
+    /// Top `limit` words by p(w | context) among suggestible words (with `prefix`, when given).
+    func ranked(context h: [Int32], prefix: [UInt8]?, limit: Int) throws -> [Prediction] {
+        guard limit >= 1 else { return [] }
+        var allowed: ((Int32) -> Bool) = { [suggestible] in suggestible[Int($0)] }
+        var range: Range<Int>?
+        if let prefix {
+            let r = prefixRange(prefix)
+            range = r
+            guard !r.isEmpty else { return [] }
+            let lower = Int32(r.lowerBound), upper = Int32(r.upperBound)
+            allowed = { [suggestible, alphabeticalPosition] in
+                suggestible[Int($0)] && (lower..<upper).contains(alphabeticalPosition[Int($0)])
+            }
+        }
+        var best: [(id: Int32, score: Int, order: Int)] = []   // sorted by score descending
+        var seen = Set<Int32>()
+        func kth() -> Int? { best.count == limit ? best[limit - 1].score : nil }
+        func offer(_ id: Int32, _ score: Int, _ order: Int) {
+            if let floor = kth(), score <= floor { return }
+            let at = best.firstIndex { $0.score < score } ?? best.count
+            best.insert((id, score, order), at: at)
+            if best.count > limit { best.removeLast() }
+        }
+        try store.queue.inDatabase { db in
+            var multiplier = 0
+            var k = h.count
+            while k >= 1 {
+                let context = Array(h.suffix(k))
+                let n = k + 1
+                if n <= order {
+                    let conditions = (1...k).map { "w\($0) = ?" }.joined(separator: " AND ")
+                    let statement = try db.cachedStatement(sql: """
+                        SELECT w\(n), logprob FROM \(StoreSchema.ngramTable(order: n))
+                        WHERE \(conditions) ORDER BY logprob DESC
+                        """)
+                    let rows = try Row.fetchCursor(statement, arguments: StatementArguments(context.map { Int64($0) }))
+                    while let row = try rows.next() {
+                        let score = multiplier + Int(row[1] as Int64)
+                        if let floor = kth(), score <= floor { break }
+                        let id = Int32(row[0] as Int64)
+                        guard seen.insert(id).inserted, allowed(id) else { continue }
+                        offer(id, score, n)
+                    }
+                }
+                multiplier += k == 1 ? Int(unigramBackoff[Int(context[0])]) : (try entry(db, context)?.backoff ?? 0)
+                k -= 1
+            }
+            // Unigrams, from memory.
+            if let range {
+                for position in range {
+                    let id = alphabetical[position]
+                    guard !seen.contains(id), suggestible[Int(id)] else { continue }
+                    offer(id, multiplier + Int(unigramLogProb[Int(id)]), 1)
+                }
+            } else {
+                for id in byProbability {
+                    let score = multiplier + Int(unigramLogProb[Int(id)])
+                    if let floor = kth(), score <= floor { break }
+                    guard !seen.contains(id) else { continue }
+                    offer(id, score, 1)
+                }
+            }
+        }
+        return best.map { Prediction(word: words[Int($0.id)], log10Probability: Double($0.score) / StoreSchema.logScale, order: $0.order) }
+    }
+}
