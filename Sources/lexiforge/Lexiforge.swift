@@ -17,7 +17,8 @@ struct Lexiforge: ParsableCommand {
               lexiforge suggest Artifacts/ch1.sqlite "I think"
             """,
         version: toolchainVersion,
-        subcommands: [Ngrams.self, Train.self, Inspect.self, Suggest.self])
+        subcommands: [Ngrams.self, Train.self, Inspect.self, Suggest.self,
+                      Predict.self, Eval.self, Export.self, Learn.self, Merge.self, Diff.self, BenchQueries.self])
 }
 
 /// Options every building command shares.
