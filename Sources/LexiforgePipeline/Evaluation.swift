@@ -93,7 +93,8 @@ public enum Evaluation {
     /// dropped unless the store keeps it), before each character the user types, the keyboard shows
     /// `suggestions` words: the next-word predictions when nothing of the word is typed yet, the
     /// completions of the typed prefix otherwise, both in the context of the sentence's previous
-    /// words. As soon as the wanted word is shown, the user takes it with one keystroke, which also
+    /// words, leaving out the words already shown (and so passed over) for this word, as Presage
+    /// does with REPEAT_SUGGESTIONS off. As soon as the wanted word is shown, the user takes it with one keystroke, which also
     /// enters the space after it; otherwise the user types the next character, and after the last
     /// one a space. KSR = 1 − (typed + selections) / (characters + spaces without prediction).
     /// Differences from presage_simulator: Presage also counts punctuation, line breaks and other
@@ -124,10 +125,13 @@ public enum Evaluation {
                 report.words += 1
                 report.characters += characters.count + 1
                 var taken = false
+                var passedOver = Set<String>()
                 for typed in 0..<characters.count {
                     let shown = typed == 0
                         ? try predictor.nextWords(after: context, limit: suggestions)
-                        : try predictor.completions(of: String(characters[..<typed]), after: context, limit: suggestions)
+                        : try predictor.completions(of: String(characters[..<typed]), after: context,
+                                                    limit: suggestions, excluding: passedOver)
+                    passedOver.formUnion(shown.map(\.word))
                     if shown.contains(where: { $0.word == word }) {
                         report.typed += typed
                         report.selections += 1

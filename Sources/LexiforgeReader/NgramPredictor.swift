@@ -90,13 +90,16 @@ public final class NgramPredictor: Sendable {
 
     /// The most likely next words after `context` (tokens typed so far), best first.
     /// - Complexity: a few indexed range reads; walks stop once the top `limit` is settled.
-    public func nextWords(after context: [String], limit: Int = 3) throws -> [Prediction] {
-        try ranked(context: suggestionContext(context), prefix: nil, limit: limit)
+    /// `excluding`: words not to offer (say, those the user already passed over for this word).
+    public func nextWords(after context: [String], limit: Int = 3, excluding: Set<String> = []) throws -> [Prediction] {
+        try ranked(context: suggestionContext(context), prefix: nil, limit: limit, excluding: excluding)
     }
 
     /// The most likely words starting with `prefix` after `context`, ranked by probability (not by length).
-    public func completions(of prefix: String, after context: [String], limit: Int = 3) throws -> [Prediction] {
-        try ranked(context: suggestionContext(context), prefix: prefix.isEmpty ? nil : Array(prefix.utf8), limit: limit)
+    public func completions(of prefix: String, after context: [String], limit: Int = 3,
+                            excluding: Set<String> = []) throws -> [Prediction] {
+        try ranked(context: suggestionContext(context), prefix: prefix.isEmpty ? nil : Array(prefix.utf8),
+                   limit: limit, excluding: excluding)
     }
 
     /// The most likely first words of a sentence.
@@ -166,7 +169,7 @@ public final class NgramPredictor: Sendable {
     }
 
     /// Top `limit` words by p(w | context) among suggestible words (with `prefix`, when given).
-    func ranked(context h: [Int32], prefix: [UInt8]?, limit: Int) throws -> [Prediction] {
+    func ranked(context h: [Int32], prefix: [UInt8]?, limit: Int, excluding: Set<String> = []) throws -> [Prediction] {
         guard limit >= 1 else { return [] }
         var allowed: ((Int32) -> Bool) = { [suggestible] in suggestible[Int($0)] }
         var range: Range<Int>?
@@ -180,7 +183,7 @@ public final class NgramPredictor: Sendable {
             }
         }
         var best: [(id: Int32, score: Int, order: Int)] = []   // sorted by score descending
-        var seen = Set<Int32>()
+        var seen = Set<Int32>(excluding.compactMap { ids[$0] })
         func kth() -> Int? { best.count == limit ? best[limit - 1].score : nil }
         func offer(_ id: Int32, _ score: Int, _ order: Int) {
             if let floor = kth(), score <= floor { return }
