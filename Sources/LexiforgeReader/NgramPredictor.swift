@@ -184,52 +184,67 @@ public final class NgramPredictor: Sendable {
         }
         var best: [(id: Int32, score: Int, order: Int)] = []   // sorted by score descending
         var seen = Set<Int32>(excluding.compactMap { ids[$0] })
+        let excluded = seen
         func kth() -> Int? { best.count == limit ? best[limit - 1].score : nil }
         func offer(_ id: Int32, _ score: Int, _ order: Int) {
+            if let at = best.firstIndex(where: { $0.id == id }) { best.remove(at: at) }
             if let floor = kth(), score <= floor { return }
             let at = best.firstIndex { $0.score < score } ?? best.count
             best.insert((id, score, order), at: at)
             if best.count > limit { best.removeLast() }
         }
         try store.queue.inDatabase { db in
-            var multiplier = 0
-            var k = h.count
-            while k >= 1 {
+            // multiplier[k]: the backoffs paid to reach level k (k context words) from the full context.
+            var multiplier = [Int](repeating: 0, count: h.count + 1)
+            for k in stride(from: h.count, through: 1, by: -1) {
                 let context = Array(h.suffix(k))
-                let n = k + 1
-                if n <= order {
-                    let conditions = (1...k).map { "w\($0) = ?" }.joined(separator: " AND ")
-                    let statement = try db.cachedStatement(sql: """
-                        SELECT w\(n), logprob FROM \(StoreSchema.ngramTable(order: n))
-                        WHERE \(conditions) ORDER BY logprob DESC
-                        """)
-                    let rows = try Row.fetchCursor(statement, arguments: StatementArguments(context.map { Int64($0) }))
-                    while let row = try rows.next() {
-                        let score = multiplier + Int(row[1] as Int64)
-                        if let floor = kth(), score <= floor { break }
-                        let id = Int32(row[0] as Int64)
-                        guard seen.insert(id).inserted, allowed(id) else { continue }
-                        offer(id, score, n)
-                    }
-                }
-                multiplier += k == 1 ? Int(unigramBackoff[Int(context[0])]) : (try entry(db, context)?.backoff ?? 0)
-                k -= 1
+                multiplier[k - 1] = multiplier[k] + (k == 1 ? Int(unigramBackoff[Int(context[0])]) : (try entry(db, context)?.backoff ?? 0))
             }
-            // Unigrams, from memory.
+            // Seed with the backed-off unigram values: lower bounds of the true scores (an
+            // interpolated probability is never below its backed-off value), so the walks below can
+            // stop early even when few continuations match the prefix.
             if let range {
                 for position in range {
                     let id = alphabetical[position]
-                    guard !seen.contains(id), suggestible[Int(id)] else { continue }
-                    offer(id, multiplier + Int(unigramLogProb[Int(id)]), 1)
+                    guard suggestible[Int(id)], !excluded.contains(id) else { continue }
+                    offer(id, multiplier[0] + Int(unigramLogProb[Int(id)]), 1)
                 }
             } else {
                 for id in byProbability {
-                    let score = multiplier + Int(unigramLogProb[Int(id)])
+                    let score = multiplier[0] + Int(unigramLogProb[Int(id)])
                     if let floor = kth(), score <= floor { break }
-                    guard !seen.contains(id) else { continue }
+                    guard !excluded.contains(id) else { continue }
                     offer(id, score, 1)
                 }
             }
+            // Walk each level's continuations by descending probability, longest context first;
+            // a word's first (longest-context) probability is its true one.
+            for k in stride(from: h.count, through: 1, by: -1) where k + 1 <= order {
+                let n = k + 1
+                let conditions = (1...k).map { "w\($0) = ?" }.joined(separator: " AND ")
+                let statement = try db.cachedStatement(sql: """
+                    SELECT w\(n), logprob FROM \(StoreSchema.ngramTable(order: n))
+                    WHERE \(conditions) ORDER BY logprob DESC
+                    """)
+                let rows = try Row.fetchCursor(statement, arguments: StatementArguments(h.suffix(k).map { Int64($0) }))
+                while let row = try rows.next() {
+                    let score = multiplier[k] + Int(row[1] as Int64)
+                    if let floor = kth(), score <= floor { break }
+                    let id = Int32(row[0] as Int64)
+                    guard seen.insert(id).inserted, allowed(id) else { continue }
+                    offer(id, score, n)
+                }
+            }
+        }
+        // Seeds never met in a walk may have a longer n-gram below where the walk stopped: score
+        // them exactly (only raises them, so the membership of the top list stays right).
+        if h.count >= 1 {
+            for i in best.indices where best[i].order == 1 && !seen.contains(best[i].id) {
+                let exact = try logProb(of: best[i].id, context: h)
+                best[i].score = exact.value
+                best[i].order = exact.order
+            }
+            best.sort { $0.score > $1.score }
         }
         return best.map { Prediction(word: words[Int($0.id)], log10Probability: Double($0.score) / StoreSchema.logScale, order: $0.order) }
     }

@@ -64,3 +64,42 @@ say "## Ratios (best of 3 for lexiforge)"
 say "lexiforge / KenLM lmplz -o 3 (3.3 s, quoted): $(ratio "$best" 3.3) (milestone <= 2.0)"
 say "text2ngram / lexiforge (measured now): $(ratio "$t2n" "$best")x faster (target >= 10)"
 say "peak RSS: $((bestrss / 1024)) MB (budget < 300 MB; lmplz 1.2 GB, text2ngram 375 MB quoted)"
+
+# ---- Language model (issue 4) ----
+say ""
+say "## Language model: estimation, size, queries, KenLM agreement, KSR against presage_simulator"
+"$BIN" ngrams "$G11" -o "$WORK/g11.sqlite" --order 3 --quiet --measure 2>"$WORK/lm-measure"
+say "estimation: $(grep Estimating "$WORK/lm-measure" | awk '{print $(NF-1)}') s; counting+sorting: $(grep -E 'Reading|Sorting' "$WORK/lm-measure" | awk '{s += $(NF-1)} END {print s}') s (budget: estimation <= 30% of counting)"
+say "store with probabilities: $(stat -c %s "$WORK/g11.sqlite") bytes (target <= 1/3 of text2ngram's database); bytes per table:"
+"$BIN" inspect "$WORK/g11.sqlite" | sed -n '/tables and indexes/,/total/p' | tee -a "$REPORT"
+HELD="$SHARED_DATA/corpora/alice-pg11-body.txt"
+say "query latency on the gutenberg-11m store, queries from $HELD (targets p50 < 50 us, p99 < 1000 us):"
+"$BIN" bench-queries "$WORK/g11.sqlite" "$HELD" --queries 10000 | tee -a "$REPORT"
+"$BIN" export arpa "$WORK/g11.sqlite" -o "$WORK/g11.arpa"
+"$BIN" eval perplexity "$WORK/g11.sqlite" "$HELD" --write-tokens "$WORK/held.tok" >"$WORK/ppl"
+ours=$(awk '$1 == "perplexity" {print $2}' "$WORK/ppl")
+kenlm=$(python3 - "$WORK/g11.arpa" "$WORK/held.tok" <<'PY'
+import sys
+try:
+    import kenlm
+except ImportError:
+    print("n/a"); sys.exit(0)
+m = kenlm.Model(sys.argv[1]); total = 0.0; n = 0
+for line in open(sys.argv[2]):
+    line = line.strip()
+    if line: total += m.score(line, bos=True, eos=True); n += len(line.split()) + 1
+print(f"{10 ** (-total / n):.4f}")
+PY
+)
+say "perplexity on $(basename "$HELD"): lexiforge $ours (oov $(awk '$1 == "oov" {print $2}' "$WORK/ppl")), kenlm on our ARPA $kenlm (target: within 0.1%)"
+DG=Corpora/data/corpora/dorian-gray-pg174.txt
+head -c 20000 "$HELD" >"$WORK/held20k.txt"
+"$BIN" ngrams "$DG" -o "$WORK/dg.sqlite" --lowercase --quiet
+rm -f "$WORK/t2n-dg.db"
+for n in 1 2 3; do text2ngram -n $n -l -a -f sqlite -o "$WORK/t2n-dg.db" "$DG" >/dev/null 2>&1; done
+sed -e 's#<PREDICTORS>.*</PREDICTORS>#<PREDICTORS>DefaultSmoothedNgramPredictor</PREDICTORS>#' \
+    -e "s#/usr/share/presage/database_en.db#$WORK/t2n-dg.db#" /etc/presage.xml >"$WORK/presage.xml"
+presage=$(presage_simulator -q -c "$WORK/presage.xml" "$WORK/held20k.txt" 2>&1 | awk '/^KSR:/ {print $2}')
+k3=$("$BIN" eval ksr "$WORK/dg.sqlite" "$WORK/held20k.txt" --suggestions 3 | awk '$1 == "ksr" {print $2}')
+k6=$("$BIN" eval ksr "$WORK/dg.sqlite" "$WORK/held20k.txt" --suggestions 6 | awk '$1 == "ksr" {print $2}')
+say "KSR, trained on Dorian Gray (full novel), first 20 KB of $(basename "$HELD"): presage_simulator (text2ngram db, 6 suggestions) ${presage}%; lexiforge 3 suggestions $k3, 6 suggestions $k6"
