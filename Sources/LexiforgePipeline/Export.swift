@@ -12,6 +12,7 @@ public enum Export {
     /// Written beside the target and renamed into place, so a failed export leaves nothing half-done.
     public static func arpa(store path: String, output: String) throws {
         let store = try TrainedStore(path: path)
+        guard store.hasLanguageModel else { throw StoreError.noLanguageModel(path) }
         let file = try AtomicStoreFile.prepare(path: output)
         guard FileManager.default.createFile(atPath: file.temporaryPath, contents: nil),
               let handle = FileHandle(forWritingAtPath: file.temporaryPath) else {

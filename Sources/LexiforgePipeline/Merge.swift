@@ -46,20 +46,27 @@ public enum Merge {
         }
         var limited = counts
         if let size = vocabularySize { limited = limited.limitingVocabulary(to: size) }
-        let model = LanguageModelStage.estimate(limited, options: options, progress: progress)
         var meta = base
         meta[StoreSchema.MetaKey.tokens] = String(limited.tokens)
         meta[StoreSchema.MetaKey.sentences] = String(limited.sentences)
         meta[StoreSchema.MetaKey.vocabulary] = String(limited.words.count)
         meta[StoreSchema.MetaKey.toolchain] = toolchainVersion
-        meta[StoreSchema.MetaKey.languageModel] = LanguageModelStage.describe(model, options: options, vocabularySize: vocabularySize)
-        progress.stage(3, of: 3, "Writing \(file.path)")
-        try StoreWriter.write(model: model, meta: meta, to: file)
+        var written = limited
+        if base[StoreSchema.MetaKey.languageModel] != nil {
+            let model = LanguageModelStage.estimate(limited, options: options, progress: progress)
+            meta[StoreSchema.MetaKey.languageModel] = LanguageModelStage.describe(model, options: options, vocabularySize: vocabularySize)
+            progress.stage(3, of: 3, "Writing \(file.path)")
+            try StoreWriter.write(model: model, meta: meta, to: file)
+            written = model.counts
+        } else {
+            progress.stage(3, of: 3, "Writing \(file.path)")
+            try StoreWriter.write(counts: limited, meta: meta, to: file)
+        }
         progress.endStage()
         let bytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
         return NgramBuildReport(files: [], tokens: limited.tokens, sentences: limited.sentences,
                                 vocabulary: limited.words.count,
-                                ngrams: [limited.words.count] + model.counts.tables.map(\.entryCount),
+                                ngrams: [limited.words.count] + written.tables.map(\.entryCount),
                                 storeBytes: bytes, warnings: [])
     }
 }

@@ -26,6 +26,10 @@ public struct NgramBuildConfig: Sendable {
     public var modelName: String?
     /// Expected sha256 per input path (from the corpus manifest); a mismatch fails the build.
     public var expectedSHA256: [String: String] = [:]
+    /// Estimate interpolated modified Kneser-Ney probabilities and store them next to the counts.
+    /// Off by default: a counts-only store keeps the foundation layout and size budget (chapter 1
+    /// at order 3: 155 KB instead of 204 KB); prediction, `eval` and ARPA export need it on.
+    public var languageModel = false
     /// Language-model estimation: count and entropy pruning (see ``EstimationOptions``).
     public var estimation = EstimationOptions()
     /// Keep only this many most frequent words; the rest become `<unk>`. Nil keeps every word.
@@ -74,26 +78,36 @@ public enum NgramBuild {
         if !problems.isEmpty { throw PipelineError(problems) }
         let file = try AtomicStoreFile.prepare(path: config.output)
 
-        progress.stage(1, of: 4, "Reading and counting \(config.inputs.count) file(s), orders 1-\(config.order)")
+        let stages = config.languageModel ? 4 : 3
+        progress.stage(1, of: stages, "Reading and counting \(config.inputs.count) file(s), orders 1-\(config.order)")
         let counter = NgramCounter(order: config.order)
         let (summaries, warnings) = try countCorpora(config, into: counter, progress: progress)
 
-        progress.stage(2, of: 4, "Sorting \(counter.vocabularySize) words and their n-grams")
+        progress.stage(2, of: stages, "Sorting \(counter.vocabularySize) words and their n-grams")
         var counts = counter.finish()
         if let size = config.vocabularySize { counts = counts.limitingVocabulary(to: size) }
 
-        progress.stage(3, of: 4, "Estimating interpolated modified Kneser-Ney probabilities")
-        let model = LanguageModelStage.estimate(counts, options: config.estimation, progress: progress)
-
-        progress.stage(4, of: 4, "Writing \(config.output)")
         var meta = provenance(config: config, summaries: summaries, counts: counts)
-        meta[StoreSchema.MetaKey.languageModel] = LanguageModelStage.describe(model, options: config.estimation, vocabularySize: config.vocabularySize)
-        try StoreWriter.write(model: model, meta: meta, to: file)
+        var written = counts
+        if config.languageModel {
+            progress.stage(3, of: stages, "Estimating interpolated modified Kneser-Ney probabilities")
+            let model = LanguageModelStage.estimate(counts, options: config.estimation, progress: progress)
+            progress.stage(4, of: stages, "Writing \(config.output)")
+            meta[StoreSchema.MetaKey.languageModel] = LanguageModelStage.describe(model, options: config.estimation, vocabularySize: config.vocabularySize)
+            try StoreWriter.write(model: model, meta: meta, to: file)
+            written = model.counts
+        } else {
+            if config.estimation.minCounts.contains(where: { $0 > 1 }) || config.estimation.entropyThreshold > 0 {
+                throw PipelineError("--min-count and --prune prune the language model; add --language-model (or \"language_model\": true)")
+            }
+            progress.stage(3, of: stages, "Writing \(config.output)")
+            try StoreWriter.write(counts: counts, meta: meta, to: file)
+        }
         progress.endStage()
         let bytes = (try? FileManager.default.attributesOfItem(atPath: config.output)[.size] as? Int) ?? 0
         return NgramBuildReport(
             files: summaries, tokens: counts.tokens, sentences: counts.sentences,
-            vocabulary: counts.words.count, ngrams: [counts.words.count] + model.counts.tables.map(\.entryCount),
+            vocabulary: counts.words.count, ngrams: [counts.words.count] + written.tables.map(\.entryCount),
             storeBytes: bytes, warnings: warnings)
     }
 

@@ -50,7 +50,9 @@ public final class NgramPredictor: Sendable {
     let byProbability: [Int32]
     let suggestible: [Bool]
 
+    /// - Throws: ``StoreError/noLanguageModel(_:)`` for a counts-only store.
     public init(store: TrainedStore) throws {
+        guard store.hasLanguageModel else { throw StoreError.noLanguageModel(store.path) }
         self.store = store
         order = store.order
         var words: [String] = [], lp: [Int32] = [], bo: [Int32] = []

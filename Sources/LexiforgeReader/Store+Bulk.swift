@@ -12,10 +12,10 @@ extension TrainedStore {
         public var backoff: Int64
     }
 
-    /// The words in id order: text and row.
+    /// The words in id order: text and row (`logprob` and `backoff` 0 in a counts-only store).
     public func forEachWord(_ body: (String, StoredRow) throws -> Void) throws {
         try queue.inDatabase { db in
-            let rows = try GRDB.Row.fetchCursor(db, sql: "SELECT id, text, count, logprob, backoff FROM word ORDER BY id")
+            let rows = try GRDB.Row.fetchCursor(db, sql: "SELECT id, text, count, \(hasLanguageModel ? "logprob, backoff" : "0, 0") FROM word ORDER BY id")
             while let row = try rows.next() {
                 try body(row[1], StoredRow(ids: [row[0]], count: row[2], logprob: row[3], backoff: row[4]))
             }
@@ -29,7 +29,7 @@ extension TrainedStore {
         let columns = (1...n).map { "w\($0)" }.joined(separator: ", ")
         try queue.inDatabase { db in
             let rows = try GRDB.Row.fetchCursor(db, sql: """
-                SELECT \(columns), count, logprob, \(n < order ? "backoff" : "0")
+                SELECT \(columns), count, \(hasLanguageModel ? "logprob" : "0"), \(hasLanguageModel && n < order ? "backoff" : "0")
                 FROM \(StoreSchema.ngramTable(order: n)) ORDER BY \(columns)
                 """)
             var ids = [Int64](repeating: 0, count: n)

@@ -7,6 +7,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case notAStore(String, String)
     case wrongVersion(String, found: Int, expected: Int)
     case noNgrams(String, order: Int, available: Int)
+    case noLanguageModel(String)
 
     public var description: String {
         switch self {
@@ -18,6 +19,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             return "\(path): store schema version \(found), but this reader reads version \(expected); rebuild it with this toolchain (`make train` or `lexiforge train MODEL -o \(path)`)"
         case .noNgrams(let path, let order, let available):
             return "\(path): holds n-grams up to order \(available), not \(order); rebuild it with `lexiforge ngrams --order \(order)`"
+        case .noLanguageModel(let path):
+            return "\(path): a counts-only store without probabilities; rebuild it with `lexiforge ngrams --language-model` (or \"language_model\": true in the model file)"
         }
     }
 }
@@ -95,6 +98,10 @@ public final class TrainedStore: Sendable {
         self.meta = meta
         order = Int(meta[StoreSchema.MetaKey.order] ?? "") ?? 1
     }
+
+    /// Whether the store holds language-model probabilities and backoffs (`logprob`/`backoff`
+    /// columns, built with `--language-model`); counts-only stores have the foundation layout.
+    public var hasLanguageModel: Bool { meta[StoreSchema.MetaKey.languageModel] != nil }
 
     /// Whether the store's tokens were lowercased at build time (so queries should be too).
     public var isLowercased: Bool {

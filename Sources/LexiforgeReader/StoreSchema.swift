@@ -12,7 +12,8 @@
 /// - `bigram(w1, w2, count)`, `trigram(w1, w2, w3, count)`, `fourgram(...)`, `fivegram(...)`:
 ///   `WITHOUT ROWID` tables keyed by the id tuple, present up to the store's order.
 /// - Views `unigram_view`, `bigram_view`, ... that show words instead of ids.
-/// - Language model (version 2): every `word` and n-gram row also has `logprob`, the interpolated
+/// - Language model (version 2, stores built with `--language-model`, which have a
+///   `language_model` meta row): every `word` and n-gram row also has `logprob`, the interpolated
 ///   modified Kneser-Ney log10 probability of its last word given the others, and every row of an
 ///   order below the store's order has `backoff`, the log10 backoff weight of the n-gram as a
 ///   context (0 when it is none), both as integers in units of 1/``logScale`` (so `-2301` is
@@ -20,6 +21,8 @@
 ///   Stores of 100,000 rows or more also get `<table>_by_prob` indexes (context ids, logprob
 ///   descending), so next-word and completion queries read the best continuations first.
 ///   The views show `log10prob` and `log10backoff` as reals.
+///   Counts-only stores (the default) have neither column: the foundation layout, whose size budget
+///   (chapter 1 at order 3 ≤ 160 KiB) the probability columns would exceed by a quarter.
 public enum StoreSchema {
     /// Bumped whenever a table, column, index or view changes meaning or shape.
     public static let version = 2
@@ -90,9 +93,11 @@ public enum StoreSchema {
     }
 
     /// The statements that create an empty store of the given order, in execution order.
-    /// `probabilityIndexes` adds the `_by_prob` indexes (see ``probabilityIndexThreshold``).
-    public static func creationStatements(order: Int, probabilityIndexes: Bool = false) -> [String] {
+    /// `languageModel` adds the `logprob` and `backoff` columns; `probabilityIndexes` adds the
+    /// `_by_prob` indexes (see ``probabilityIndexThreshold``).
+    public static func creationStatements(order: Int, languageModel: Bool = true, probabilityIndexes: Bool = false) -> [String] {
         precondition((1...maxOrder).contains(order))
+        let lm = languageModel
         var sql = [
             """
             CREATE TABLE meta (
@@ -104,15 +109,13 @@ public enum StoreSchema {
             CREATE TABLE word (
                 id INTEGER PRIMARY KEY,
                 text TEXT NOT NULL,
-                count INTEGER NOT NULL CHECK (count >= 0),
-                logprob INTEGER NOT NULL,
-                backoff INTEGER NOT NULL DEFAULT 0
+                count INTEGER NOT NULL CHECK (count >= 0)\(lm ? ",\n    logprob INTEGER NOT NULL,\n    backoff INTEGER NOT NULL DEFAULT 0" : "")
             )
             """,
             "CREATE UNIQUE INDEX word_by_text ON word(text)",
             """
             CREATE VIEW unigram_view AS
-                SELECT text AS word, count, logprob / \(logScale) AS log10prob, backoff / \(logScale) AS log10backoff FROM word
+                SELECT text AS word, count\(lm ? ", logprob / \(logScale) AS log10prob, backoff / \(logScale) AS log10backoff" : "") FROM word
             """,
         ]
         if order >= 2 {
@@ -122,21 +125,19 @@ public enum StoreSchema {
                 sql.append("""
                     CREATE TABLE \(table) (
                         \(columns.map { "\($0) INTEGER NOT NULL" }.joined(separator: ",\n    ")),
-                        count INTEGER NOT NULL CHECK (count > 0),
-                        logprob INTEGER NOT NULL,\(n < order ? "\n    backoff INTEGER NOT NULL DEFAULT 0," : "")
+                        count INTEGER NOT NULL CHECK (count > 0),\(lm ? "\n    logprob INTEGER NOT NULL," : "")\(lm && n < order ? "\n    backoff INTEGER NOT NULL DEFAULT 0," : "")
                         PRIMARY KEY (\(columns.joined(separator: ", ")))
                     ) WITHOUT ROWID
                     """)
                 let joins = (1...n).map { "JOIN word AS t\($0) ON t\($0).id = g.w\($0)" }
                 sql.append("""
                     CREATE VIEW \(ngramView(order: n)) AS
-                        SELECT \((1...n).map { "t\($0).text AS w\($0)" }.joined(separator: ", ")), g.count,
-                            g.logprob / \(logScale) AS log10prob\(n < order ? ", g.backoff / \(logScale) AS log10backoff" : "")
+                        SELECT \((1...n).map { "t\($0).text AS w\($0)" }.joined(separator: ", ")), g.count\(lm ? ",\n        g.logprob / \(logScale) AS log10prob" : "")\(lm && n < order ? ", g.backoff / \(logScale) AS log10backoff" : "")
                         FROM \(table) AS g
                         \(joins.joined(separator: "\n    "))
                     """)
             }
-            if probabilityIndexes { sql += (2...order).map { probabilityIndexStatement(order: $0) } }
+            if lm && probabilityIndexes { sql += (2...order).map { probabilityIndexStatement(order: $0) } }
         }
         return sql
     }

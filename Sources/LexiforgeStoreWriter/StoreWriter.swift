@@ -83,25 +83,32 @@ public final class AtomicStoreFile {
 
 /// Builds a store's SQLite file from plain values.
 ///
-/// In: a ``LanguageModel`` (counts with probabilities) and provenance key/values. Out: a complete store at ``AtomicStoreFile/path``
+/// In: counts, optionally a ``LanguageModel`` (probabilities and backoffs), and provenance key/values. Out: a complete store at ``AtomicStoreFile/path``
 /// following ``StoreSchema``; rows go in key order in one transaction through prepared statements,
 /// secondary indexes are built after the rows, and `user_version` is stamped last.
 /// Identical inputs give byte-identical files (no timestamps unless the caller puts one in `meta`).
 public enum StoreWriter {
-    /// Estimates the language model with default options (no pruning) and writes it.
+    /// Writes a counts-only store (the foundation layout: no `logprob`/`backoff` columns).
     public static func write(
         counts: NgramCounts, meta: [String: String], to file: AtomicStoreFile
     ) throws(StoreWriteError) {
-        try write(model: KneserNey.estimate(counts), meta: meta, to: file)
+        try write(counts: counts, model: nil, meta: meta, to: file)
     }
 
+    /// Writes a store with the language model's probabilities and backoffs next to the counts.
     public static func write(
         model: LanguageModel, meta: [String: String], to file: AtomicStoreFile
     ) throws(StoreWriteError) {
-        let counts = model.counts
+        try write(counts: model.counts, model: model, meta: meta, to: file)
+    }
+
+    static func write(
+        counts: NgramCounts, model: LanguageModel?, meta: [String: String], to file: AtomicStoreFile
+    ) throws(StoreWriteError) {
         let rows = counts.words.count + counts.tables.reduce(0) { $0 + $1.entryCount }
         let statements = StoreSchema.creationStatements(
-            order: counts.order, probabilityIndexes: rows >= StoreSchema.probabilityIndexThreshold)
+            order: counts.order, languageModel: model != nil,
+            probabilityIndexes: rows >= StoreSchema.probabilityIndexThreshold)
         do {
             var configuration = Configuration()
             configuration.journalMode = .default
@@ -121,16 +128,23 @@ public enum StoreWriter {
                     }
                     let metaInsert = try db.makeStatement(sql: "INSERT INTO meta(key, value) VALUES (?, ?)")
                     for key in meta.keys.sorted() { try metaInsert.execute(arguments: [key, meta[key]!]) }
-                    let wordInsert = try db.makeStatement(sql: "INSERT INTO word(id, text, count, logprob, backoff) VALUES (?, ?, ?, ?, ?)")
-                    for (id, word) in counts.words.enumerated() {
-                        try wordInsert.execute(arguments: [
-                            id, word, Int64(counts.unigramCounts[id]),
-                            quantized(model.unigramLogProb[id]), quantized(model.unigramLogBackoff[id]),
-                        ])
+                    if let model {
+                        let wordInsert = try db.makeStatement(sql: "INSERT INTO word(id, text, count, logprob, backoff) VALUES (?, ?, ?, ?, ?)")
+                        for (id, word) in counts.words.enumerated() {
+                            try wordInsert.execute(arguments: [
+                                id, word, Int64(counts.unigramCounts[id]),
+                                quantized(model.unigramLogProb[id]), quantized(model.unigramLogBackoff[id]),
+                            ])
+                        }
+                    } else {
+                        let wordInsert = try db.makeStatement(sql: "INSERT INTO word(id, text, count) VALUES (?, ?, ?)")
+                        for (id, word) in counts.words.enumerated() {
+                            try wordInsert.execute(arguments: [id, word, Int64(counts.unigramCounts[id])])
+                        }
                     }
                     for (k, table) in counts.tables.enumerated() {
-                        try insert(table, logProbs: model.logProbs[k],
-                                   logBackoffs: k < model.logBackoffs.count ? model.logBackoffs[k] : nil,
+                        try insert(table, logProbs: model?.logProbs[k],
+                                   logBackoffs: model.flatMap { k < $0.logBackoffs.count ? $0.logBackoffs[k] : nil },
                                    into: StoreSchema.ngramTable(order: table.n), db: db)
                     }
                     for sql in statements
@@ -170,18 +184,20 @@ public enum StoreWriter {
     }
 
     /// Bulk insert with one prepared statement and raw integer binds (the hot loop of a build).
-    private static func insert(_ table: NgramCounts.Table, logProbs: [Double], logBackoffs: [Double]?,
+    /// Without `logProbs` only ids and counts are written (a counts-only store).
+    private static func insert(_ table: NgramCounts.Table, logProbs: [Double]?, logBackoffs: [Double]?,
                                into name: String, db: Database) throws {
         let n = table.n
-        let columns = (1...n).map { "w\($0)" }.joined(separator: ", ") + ", count, logprob" + (logBackoffs == nil ? "" : ", backoff")
-        let placeholders = Array(repeating: "?", count: n + (logBackoffs == nil ? 2 : 3)).joined(separator: ", ")
+        let columns = (1...n).map { "w\($0)" }.joined(separator: ", ") + ", count"
+            + (logProbs == nil ? "" : ", logprob") + (logBackoffs == nil ? "" : ", backoff")
+        let placeholders = Array(repeating: "?", count: n + 1 + (logProbs == nil ? 0 : 1) + (logBackoffs == nil ? 0 : 1)).joined(separator: ", ")
         let statement = try db.makeStatement(sql: "INSERT INTO \(name)(\(columns)) VALUES (\(placeholders))")
         let handle = statement.sqliteStatement
         try table.keys.withUnsafeBufferPointer { keys in
             for entry in 0..<table.entryCount {
                 for j in 0..<n { sqlite3_bind_int64(handle, Int32(j + 1), Int64(keys[entry * n + j])) }
                 sqlite3_bind_int64(handle, Int32(n + 1), Int64(table.counts[entry]))
-                sqlite3_bind_int64(handle, Int32(n + 2), quantized(logProbs[entry]))
+                if let logProbs { sqlite3_bind_int64(handle, Int32(n + 2), quantized(logProbs[entry])) }
                 if let logBackoffs { sqlite3_bind_int64(handle, Int32(n + 3), quantized(logBackoffs[entry])) }
                 let status = sqlite3_step(handle)
                 guard status == SQLITE_DONE else {

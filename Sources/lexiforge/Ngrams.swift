@@ -34,6 +34,9 @@ struct Ngrams: ParsableCommand {
     @Flag(help: "Keep Project Gutenberg headers and footers.")
     var keepGutenbergBoilerplate = false
 
+    @Flag(help: "Also estimate interpolated modified Kneser-Ney probabilities and store them next to the counts (needed by predict, eval and export arpa; about a third larger).")
+    var languageModel = false
+
     @Option(help: ArgumentHelp("Smallest count an n-gram keeps, per order from 2 (e.g. 1,1,2: prune trigram singletons); pruned mass goes to the backoff weights.", valueName: "N,N,..."))
     var minCount: String?
 
@@ -64,6 +67,9 @@ struct Ngrams: ParsableCommand {
         guard (1...5).contains(order) else { throw ValidationError("--order \(order) is out of range; use 1 to 5") }
         _ = try minCounts()
         guard prune >= 0 else { throw ValidationError("--prune \(prune) must be 0 (off) or a positive threshold") }
+        if !languageModel && (minCount != nil || prune > 0) {
+            throw ValidationError("--min-count and --prune prune the language model; add --language-model")
+        }
         if let vocabSize, vocabSize < 1 { throw ValidationError("--vocab-size \(vocabSize) must be at least 1") }
     }
 
@@ -76,6 +82,7 @@ struct Ngrams: ParsableCommand {
             config.corpus.replaceInvalidUTF8 = replaceInvalid
             config.corpus.stripGutenberg = !keepGutenbergBoilerplate
             config.strict = build.strict
+            config.languageModel = languageModel
             config.estimation.minCounts = try minCounts()
             config.estimation.entropyThreshold = prune
             config.vocabularySize = vocabSize

@@ -68,7 +68,7 @@ say "peak RSS: $((bestrss / 1024)) MB (budget < 300 MB; lmplz 1.2 GB, text2ngram
 # ---- Language model (issue 4) ----
 say ""
 say "## Language model: estimation, size, queries, KenLM agreement, KSR against presage_simulator"
-"$BIN" ngrams "$G11" -o "$WORK/g11.sqlite" --order 3 --quiet --measure 2>"$WORK/lm-measure"
+"$BIN" ngrams "$G11" -o "$WORK/g11.sqlite" --order 3 --language-model --quiet --measure 2>"$WORK/lm-measure"
 say "estimation: $(grep Estimating "$WORK/lm-measure" | awk '{print $(NF-1)}') s; counting+sorting: $(grep -E 'Reading|Sorting' "$WORK/lm-measure" | awk '{s += $(NF-1)} END {print s}') s (budget: estimation <= 30% of counting)"
 say "store with probabilities: $(stat -c %s "$WORK/g11.sqlite") bytes (target <= 1/3 of text2ngram's database); bytes per table:"
 "$BIN" inspect "$WORK/g11.sqlite" | sed -n '/tables and indexes/,/total/p' | tee -a "$REPORT"
@@ -94,7 +94,7 @@ PY
 say "perplexity on $(basename "$HELD"): lexiforge $ours (oov $(awk '$1 == "oov" {print $2}' "$WORK/ppl")), kenlm on our ARPA $kenlm (target: within 0.1%)"
 DG=Corpora/data/corpora/dorian-gray-pg174.txt
 head -c 20000 "$HELD" >"$WORK/held20k.txt"
-"$BIN" ngrams "$DG" -o "$WORK/dg.sqlite" --lowercase --quiet
+"$BIN" ngrams "$DG" -o "$WORK/dg.sqlite" --lowercase --language-model --quiet
 rm -f "$WORK/t2n-dg.db"
 for n in 1 2 3; do text2ngram -n $n -l -a -f sqlite -o "$WORK/t2n-dg.db" "$DG" >/dev/null 2>&1; done
 sed -e 's#<PREDICTORS>.*</PREDICTORS>#<PREDICTORS>DefaultSmoothedNgramPredictor</PREDICTORS>#' \

@@ -21,6 +21,7 @@ private func buildStore(_ files: [String], order: Int, in dir: URL, name: String
     var config = NgramBuildConfig(inputs: files.map { fixtures.appendingPathComponent($0).path }, output: output)
     config.order = order
     config.text.lowercase = lowercase
+    config.languageModel = true
     _ = try NgramBuild.run(config, progress: StageProgress(quiet: true))
     return output
 }
