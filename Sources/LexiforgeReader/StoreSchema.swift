@@ -18,8 +18,9 @@
 ///   order below the store's order has `backoff`, the log10 backoff weight of the n-gram as a
 ///   context (0 when it is none), both as integers in units of 1/``logScale`` (so `-2301` is
 ///   log10 p = −2.301): two bytes a value instead of eight. `<s>` has `logprob` −99000 as in ARPA.
-///   Stores of 100,000 rows or more also get `<table>_by_prob` indexes (context ids, logprob
-///   descending), so next-word and completion queries read the best continuations first.
+///   Stores of 100,000 rows or more also get `<table>_top` tables: for each context with more than
+///   ``busyContext`` continuations its ``topLength`` best, in one small blob, so next-word and
+///   completion queries read the best continuations first (see ``topTable(order:)``).
 ///   The views show `log10prob` and `log10backoff` as reals.
 ///   Counts-only stores (the default) have neither column: the foundation layout, whose size budget
 ///   (chapter 1 at order 3 ≤ 160 KiB) the probability columns would exceed by a quarter.
@@ -47,16 +48,33 @@ public enum StoreSchema {
     /// `logprob` and `backoff` are log10 values times this, rounded to integers.
     public static let logScale = 1000.0
 
-    /// Stores with at least this many rows (words + n-grams) get the `_by_prob` query indexes.
-    public static let probabilityIndexThreshold = 100_000
+    /// Language-model stores with at least this many rows (words + n-grams) get the `_top` tables.
+    public static let topContinuationThreshold = 100_000
 
-    /// Name of the index that lists the continuations of each context by descending probability.
-    public static func probabilityIndex(order: Int) -> String { ngramTable(order: order) + "_by_prob" }
+    /// A context gets a row in its `_top` table when it has more continuations than this.
+    /// Smaller contexts are read whole (at most this many rows: a few microseconds).
+    public static let busyContext = 64
 
-    /// The statement creating ``probabilityIndex(order:)`` for order n (2...5).
-    public static func probabilityIndexStatement(order n: Int) -> String {
-        let context = (1..<n).map { "w\($0)" }.joined(separator: ", ")
-        return "CREATE INDEX \(probabilityIndex(order: n)) ON \(ngramTable(order: n))(\(context), logprob DESC)"
+    /// How many best continuations a `_top` row lists.
+    public static let topLength = 32
+
+    /// Bytes of one `_top` entry: the word id (UInt32), then its logprob (Int16), little-endian.
+    public static let topEntryBytes = 6
+
+    /// Name of the table listing the best continuations of the busy contexts of order-n n-grams
+    /// (2...5): `bigram_top(w1, continuations, top)`, `trigram_top(w1, w2, continuations, top)`...
+    /// `continuations` is the context's number of rows in the n-gram table; `top` holds its
+    /// ``topLength`` most probable continuations (logprob descending, ties by id) as
+    /// ``topEntryBytes``-byte entries. Every continuation not listed has a logprob at most the last
+    /// listed one's, which is what lets a ranked query stop after the list.
+    public static func topTable(order n: Int) -> String { ngramTable(order: n) + "_top" }
+
+    /// The statement creating ``topTable(order:)`` for order n (2...5).
+    public static func topTableStatement(order n: Int) -> String {
+        let context = (1..<n).map { "w\($0)" }
+        return "CREATE TABLE \(topTable(order: n)) ("
+            + context.map { "\($0) INTEGER NOT NULL, " }.joined()
+            + "continuations INTEGER NOT NULL, top BLOB NOT NULL, PRIMARY KEY (\(context.joined(separator: ", ")))) WITHOUT ROWID"
     }
 
     /// The highest n-gram order a store can hold.
@@ -93,9 +111,9 @@ public enum StoreSchema {
     }
 
     /// The statements that create an empty store of the given order, in execution order.
-    /// `languageModel` adds the `logprob` and `backoff` columns; `probabilityIndexes` adds the
-    /// `_by_prob` indexes (see ``probabilityIndexThreshold``).
-    public static func creationStatements(order: Int, languageModel: Bool = true, probabilityIndexes: Bool = false) -> [String] {
+    /// `languageModel` adds the `logprob` and `backoff` columns; `topTables` adds the `_top`
+    /// tables (see ``topContinuationThreshold``).
+    public static func creationStatements(order: Int, languageModel: Bool = true, topTables: Bool = false) -> [String] {
         precondition((1...maxOrder).contains(order))
         let lm = languageModel
         var sql = [
@@ -137,7 +155,7 @@ public enum StoreSchema {
                         \(joins.joined(separator: "\n    "))
                     """)
             }
-            if lm && probabilityIndexes { sql += (2...order).map { probabilityIndexStatement(order: $0) } }
+            if lm && topTables { sql += (2...order).map { topTableStatement(order: $0) } }
         }
         return sql
     }

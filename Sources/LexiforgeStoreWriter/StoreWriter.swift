@@ -106,9 +106,9 @@ public enum StoreWriter {
         counts: NgramCounts, model: LanguageModel?, meta: [String: String], to file: AtomicStoreFile
     ) throws(StoreWriteError) {
         let rows = counts.words.count + counts.tables.reduce(0) { $0 + $1.entryCount }
+        let topTables = model != nil && rows >= StoreSchema.topContinuationThreshold
         let statements = StoreSchema.creationStatements(
-            order: counts.order, languageModel: model != nil,
-            probabilityIndexes: rows >= StoreSchema.probabilityIndexThreshold)
+            order: counts.order, languageModel: model != nil, topTables: topTables)
         do {
             var configuration = Configuration()
             configuration.journalMode = .default
@@ -146,6 +146,7 @@ public enum StoreWriter {
                         try insert(table, logProbs: model?.logProbs[k],
                                    logBackoffs: model.flatMap { k < $0.logBackoffs.count ? $0.logBackoffs[k] : nil },
                                    into: StoreSchema.ngramTable(order: table.n), db: db)
+                        if topTables, let model { try insertTopLists(table, logProbs: model.logProbs[k], db: db) }
                     }
                     for sql in statements
                     where sql.hasPrefix("CREATE UNIQUE INDEX") || sql.hasPrefix("CREATE INDEX") {
@@ -183,6 +184,51 @@ public enum StoreWriter {
         return Int64((log10Value * StoreSchema.logScale).rounded())
     }
 
+    /// Fills `<table>_top` (see ``StoreSchema/topTable(order:)``): for every context with more than
+    /// ``StoreSchema/busyContext`` continuations, its ``StoreSchema/topLength`` most probable ones.
+    /// Contexts are contiguous runs of `table.keys` (sorted by id tuple).
+    private static func insertTopLists(_ table: NgramCounts.Table, logProbs: [Double], db: Database) throws {
+        let n = table.n
+        let context = (1..<n).map { "w\($0)" }.joined(separator: ", ")
+        let statement = try db.makeStatement(sql: "INSERT INTO \(StoreSchema.topTable(order: n))(\(context), continuations, top) VALUES (\(Array(repeating: "?", count: n + 1).joined(separator: ", ")))")
+        let handle = statement.sqliteStatement
+        try table.keys.withUnsafeBufferPointer { keys in
+            func sameContext(_ a: Int, _ b: Int) -> Bool {
+                (0..<(n - 1)).allSatisfy { keys[a * n + $0] == keys[b * n + $0] }
+            }
+            var start = 0
+            while start < table.entryCount {
+                var end = start + 1
+                while end < table.entryCount && sameContext(start, end) { end += 1 }
+                if end - start > StoreSchema.busyContext {
+                    var rows: [(id: UInt32, lp: Int64)] = []
+                    rows.reserveCapacity(end - start)
+                    for entry in start..<end { rows.append((keys[entry * n + n - 1], quantized(logProbs[entry]))) }
+                    rows.sort { (a: (id: UInt32, lp: Int64), b: (id: UInt32, lp: Int64)) -> Bool in
+                        a.lp > b.lp || (a.lp == b.lp && a.id < b.id)
+                    }
+                    let best = rows.prefix(StoreSchema.topLength)
+                    var blob = [UInt8]()
+                    blob.reserveCapacity(best.count * StoreSchema.topEntryBytes)
+                    for entry in best {
+                        withUnsafeBytes(of: entry.id.littleEndian) { blob.append(contentsOf: $0) }
+                        withUnsafeBytes(of: Int16(clamping: entry.lp).littleEndian) { blob.append(contentsOf: $0) }
+                    }
+                    for j in 0..<(n - 1) { sqlite3_bind_int64(handle, Int32(j + 1), Int64(keys[start * n + j])) }
+                    sqlite3_bind_int64(handle, Int32(n), Int64(end - start))
+                    _ = blob.withUnsafeBytes { sqlite3_bind_blob(handle, Int32(n + 1), $0.baseAddress, Int32($0.count), transientBlob) }
+                    let status = sqlite3_step(handle)
+                    guard status == SQLITE_DONE else {
+                        throw DatabaseError(resultCode: ResultCode(rawValue: status),
+                                            message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                    }
+                    sqlite3_reset(handle)
+                }
+                start = end
+            }
+        }
+    }
+
     /// Bulk insert with one prepared statement and raw integer binds (the hot loop of a build).
     /// Without `logProbs` only ids and counts are written (a counts-only store).
     private static func insert(_ table: NgramCounts.Table, logProbs: [Double]?, logBackoffs: [Double]?,
@@ -209,3 +255,6 @@ public enum StoreWriter {
         }
     }
 }
+
+/// SQLite's SQLITE_TRANSIENT: the bound bytes are copied before `sqlite3_bind_blob` returns.
+private let transientBlob = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
