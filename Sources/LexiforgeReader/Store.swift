@@ -67,6 +67,12 @@ public final class TrainedStore: Sendable {
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError.missing(path) }
         var configuration = Configuration()
         configuration.readonly = true
+        // A store is never changed in place (builds, `learn` and `merge` rename a new file over
+        // it), so the connection takes its shared lock once and keeps it, and maps the file:
+        // no lock, journal check or page copy per query.
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE; PRAGMA mmap_size = 268435456")
+        }
         let queue: DatabaseQueue
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
