@@ -96,17 +96,19 @@ public enum StoreWriter {
     }
 
     /// Writes a store with the language model's probabilities and backoffs next to the counts.
+    /// `topLists` overrides the size rule for the `_top` tables (tests use it on small stores).
     public static func write(
-        model: LanguageModel, meta: [String: String], to file: AtomicStoreFile
+        model: LanguageModel, meta: [String: String], to file: AtomicStoreFile, topLists: Bool? = nil
     ) throws(StoreWriteError) {
-        try write(counts: model.counts, model: model, meta: meta, to: file)
+        try write(counts: model.counts, model: model, meta: meta, to: file, topLists: topLists)
     }
 
     static func write(
-        counts: NgramCounts, model: LanguageModel?, meta: [String: String], to file: AtomicStoreFile
+        counts: NgramCounts, model: LanguageModel?, meta: [String: String], to file: AtomicStoreFile,
+        topLists: Bool? = nil
     ) throws(StoreWriteError) {
         let rows = counts.words.count + counts.tables.reduce(0) { $0 + $1.entryCount }
-        let topTables = model != nil && rows >= StoreSchema.topContinuationThreshold
+        let topTables = model != nil && (topLists ?? (rows >= StoreSchema.topContinuationThreshold))
         let statements = StoreSchema.creationStatements(
             order: counts.order, languageModel: model != nil, topTables: topTables)
         do {

@@ -220,3 +220,66 @@ struct LanguageModelTests {
         #expect(try predictor.nextWords(after: ["a"], limit: 0).isEmpty)
     }
 }
+
+/// Ranked queries against brute force (p(w | context) of every word), on seeded random corpora
+/// with busy contexts, with and without the `_top` lists, so both query paths are checked.
+@Suite("Ranked queries")
+struct RankedQueryTests {
+    /// A Zipf-ish random corpus over `vocabulary` made-up words; "the" and "of the" get well over
+    /// ``StoreSchema/busyContext`` distinct continuations.
+    static func corpus(seed: UInt64, sentences: Int = 1500, vocabulary: Int = 400) -> [[String]] {
+        var state = seed &* 6364136223846793005 &+ 1442695040888963407
+        func next() -> UInt64 { state = state &* 6364136223846793005 &+ 1442695040888963407; return state >> 33 }
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        var words: [String] = []
+        for i in 0..<vocabulary {
+            var word = ""
+            for j in 0..<(2 + i % 5) { word.append(letters[(i * 7 + j * 13 + j * i) % 26]) }
+            words.append(word + String(i))
+        }
+        func word() -> String { words[Int(Double(words.count) * pow(Double(next() % 10_000) / 10_000, 2.5))] }
+        return (0..<sentences).map { _ in
+            (0..<(2 + Int(next() % 8))).map { _ in next() % 4 == 0 ? "the" : (next() % 9 == 0 ? "of" : word()) }
+        }
+    }
+
+    @Test("top-k equals brute force", arguments: [(UInt64(1), true), (2, true), (3, false)])
+    func rankedEqualsBruteForce(seed: UInt64, topLists: Bool) throws {
+        let counter = NgramCounter(order: 3)
+        for sentence in Self.corpus(seed: seed) { counter.add(sentence: sentence) }
+        let model = KneserNey.estimate(counter.finish())
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("r.sqlite").path
+        try StoreWriter.write(model: model, meta: [StoreSchema.MetaKey.order: "3", StoreSchema.MetaKey.languageModel: "{}"],
+                              to: AtomicStoreFile.prepare(path: path), topLists: topLists)
+        let predictor = try NgramPredictor(store: TrainedStore(path: path))
+        let tables = try predictor.store.tableStatistics()
+        for n in [2, 3] {
+            let rows = tables.first { $0.name == StoreSchema.topTable(order: n) }?.rows ?? 0
+            #expect(topLists ? rows > 0 : rows == 0, "\(StoreSchema.topTable(order: n)): \(rows) busy contexts")
+        }
+        let words = model.counts.words.filter { TrainedStore.isSuggestible($0) }
+        for context in [["of", "the"], ["the"], ["of"], [model.counts.words[5], "the"], []] {
+            let h = context.isEmpty ? [] : context
+            func exact(_ w: String) throws -> Double {
+                try predictor.probability(of: w, after: h, sentenceStart: context.isEmpty)
+            }
+            for prefix in ["", "a", "b", "t", "th", "q", "zz"] {
+                let candidates = words.filter { $0.hasPrefix(prefix) }
+                let scored = try candidates.map { (word: $0, p: try exact($0)) }
+                let got = prefix.isEmpty ? try predictor.nextWords(after: h, limit: 3)
+                                         : try predictor.completions(of: prefix, after: h, limit: 3)
+                #expect(got.count == min(3, candidates.count), "\(context) \(prefix)")
+                // Each answer has its exact probability, and nothing left out beats the last one.
+                for p in got {
+                    #expect(abs(p.probability - (try exact(p.word))) < 1e-9, "\(context) '\(prefix)': \(p)")
+                }
+                if let last = got.last {
+                    let missing = scored.filter { s in !got.contains { $0.word == s.word } && s.p > last.probability * (1 + 1e-9) }
+                    #expect(missing.isEmpty, "\(context) '\(prefix)': \(missing.prefix(3)) beat \(got)")
+                }
+            }
+        }
+    }
+}
