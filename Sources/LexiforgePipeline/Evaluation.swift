@@ -102,7 +102,9 @@ public enum Evaluation {
     /// lowercase mode, and runs over the raw text rather than our sentences; so its KSR on the same
     /// text is a little lower for the same predictions. `maxCharacters` limits the held-out text,
     /// counted as presage_simulator reads it (the first N characters of each file).
-    public static func ksr(store path: String, files: [String], suggestions: Int, maxCharacters: Int? = nil) throws -> KeystrokeReport {
+    /// `trace` receives each word and the keystrokes it took (for comparing simulators word by word).
+    public static func ksr(store path: String, files: [String], suggestions: Int, maxCharacters: Int? = nil,
+                           trace: ((String, Int) -> Void)? = nil) throws -> KeystrokeReport {
         let predictor = try NgramPredictor(store: TrainedStore(path: path))
         var inputs = files
         var scratch: [String] = []
@@ -135,11 +137,15 @@ public enum Evaluation {
                     if shown.contains(where: { $0.word == word }) {
                         report.typed += typed
                         report.selections += 1
+                        trace?(word, typed + 1)
                         taken = true
                         break
                     }
                 }
-                if !taken { report.typed += characters.count + 1 }
+                if !taken {
+                    report.typed += characters.count + 1
+                    trace?(word, characters.count + 1)
+                }
             }
         }
         return report

@@ -55,6 +55,7 @@ struct Eval: ParsableCommand {
         @Argument(help: "The store.") var store: String
         @Argument(help: "Held-out text files.") var text: [String] = []
         @Option(help: "How many suggestions the keyboard shows.") var suggestions = 3
+        @Flag(help: .hidden) var trace = false
         @Option(help: "Use only the first N characters of each file (as a truncated presage_simulator input).")
         var maxCharacters: Int?
 
@@ -65,7 +66,8 @@ struct Eval: ParsableCommand {
 
         func run() throws {
             try runReportingErrors {
-                let r = try Evaluation.ksr(store: store, files: text, suggestions: suggestions, maxCharacters: maxCharacters)
+                let r = try Evaluation.ksr(store: store, files: text, suggestions: suggestions, maxCharacters: maxCharacters,
+                                           trace: trace ? { word, keys in FileHandle.standardError.write(Data("\(word)\t\(keys)\n".utf8)) } : nil)
                 print("words\t\(r.words)")
                 print("keystrokes_without_prediction\t\(r.characters)")
                 print("typed\t\(r.typed)")
