@@ -13,7 +13,7 @@ public enum Export {
     public static func arpa(store path: String, output: String) throws {
         let store = try TrainedStore(path: path)
         guard store.hasLanguageModel else { throw StoreError.noLanguageModel(path) }
-        let file = try AtomicStoreFile.prepare(path: output)
+        let file = try AtomicStoreFile.prepare(path: output, kind: "ARPA file")
         guard FileManager.default.createFile(atPath: file.temporaryPath, contents: nil),
               let handle = FileHandle(forWritingAtPath: file.temporaryPath) else {
             throw PipelineError("\(output): cannot write here; choose a writable -o path")
@@ -75,7 +75,7 @@ public enum Export {
     /// `</s>` or `<unk>` are left out: Presage has no sentence markers.
     public static func presage(store path: String, output: String) throws -> [Int] {
         let contents = try StoreContents.load(path: path)
-        let file = try AtomicStoreFile.prepare(path: output)
+        let file = try AtomicStoreFile.prepare(path: output, kind: "Presage database")
         return try PresageWriter.write(counts: contents.counts, maxOrder: 3, to: file)
     }
 }

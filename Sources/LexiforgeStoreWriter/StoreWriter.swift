@@ -8,8 +8,15 @@ import LexiforgeReader
 public enum StoreWriteError: Error, CustomStringConvertible, Sendable {
     case outputDirectoryMissing(String)
     case outputNotWritable(String, String)
+    /// The same for another kind of output ("ARPA file", "Presage database").
+    case fileNotWritable(String, String, kind: String)
     case outputIsDirectory(String)
     case sqlite(String, String)
+
+    /// ``outputNotWritable(_:_:)`` for a store, ``fileNotWritable(_:_:kind:)`` for anything else.
+    static func notWritable(_ path: String, _ reason: String, kind: String) -> StoreWriteError {
+        kind == "store" ? .outputNotWritable(path, reason) : .fileNotWritable(path, reason, kind: kind)
+    }
 
     public var description: String {
         switch self {
@@ -17,6 +24,8 @@ public enum StoreWriteError: Error, CustomStringConvertible, Sendable {
             return "\(dir): output folder does not exist; create it (mkdir -p) or choose another -o path"
         case .outputNotWritable(let path, let reason):
             return "\(path): cannot write the store here (\(reason)); choose a writable -o path"
+        case .fileNotWritable(let path, let reason, let kind):
+            return "\(path): cannot write the \(kind) here (\(reason)); choose a writable -o path"
         case .outputIsDirectory(let path):
             return "\(path): is a directory; -o takes the path of the store file to write, e.g. \(path)/model.sqlite"
         case .sqlite(let path, let reason):
@@ -37,7 +46,8 @@ public final class AtomicStoreFile {
     private var finished = false
 
     /// Checks the destination and creates the temporary file.
-    public static func prepare(path: String) throws(StoreWriteError) -> AtomicStoreFile {
+    /// `kind` names what is written, for messages ("store", "ARPA file").
+    public static func prepare(path: String, kind: String = "store") throws(StoreWriteError) -> AtomicStoreFile {
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent().path
         var isDir: ObjCBool = false
@@ -51,15 +61,18 @@ public final class AtomicStoreFile {
             .appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)").path
         unlink(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard fd >= 0 else { throw .outputNotWritable(path, String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw .notWritable(path, String(cString: strerror(errno)), kind: kind) }
         close(fd)
         unlink(temporary)
-        return AtomicStoreFile(path: path, temporaryPath: temporary)
+        return AtomicStoreFile(path: path, temporaryPath: temporary, kind: kind)
     }
 
-    private init(path: String, temporaryPath: String) {
+    private let kind: String
+
+    private init(path: String, temporaryPath: String, kind: String) {
         self.path = path
         self.temporaryPath = temporaryPath
+        self.kind = kind
     }
 
     deinit { if !finished { discard() } }
@@ -75,7 +88,7 @@ public final class AtomicStoreFile {
         guard rename(temporaryPath, path) == 0 else {
             let reason = String(cString: strerror(errno))
             discard()
-            throw .outputNotWritable(path, reason)
+            throw .notWritable(path, reason, kind: kind)
         }
         finished = true
     }
