@@ -52,7 +52,8 @@ public enum LanguageModelStage {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         } ?? [:]
         return (TextOptions(lowercase: object["lowercase"] as? Bool ?? false,
-                            keepPunctuation: object["keep_punctuation"] as? Bool ?? false),
+                            keepPunctuation: object["keep_punctuation"] as? Bool ?? false,
+                            asciiApostrophes: object["ascii_apostrophes"] as? Bool ?? false),
                 object["strip_gutenberg"] as? Bool ?? true,
                 object["replace_invalid_utf8"] as? Bool ?? false)
     }

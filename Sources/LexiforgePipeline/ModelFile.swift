@@ -81,6 +81,7 @@ public struct ModelFile: Sendable, Equatable {
     public var lowercase: Bool
     public var keepPunctuation: Bool
     public var replaceInvalidUTF8: Bool
+    public var asciiApostrophes: Bool = false
     public var languageModel: Bool = false
     /// Per order from 2, as `--min-count`.
     public var minCount: [Int] = []
@@ -88,7 +89,7 @@ public struct ModelFile: Sendable, Equatable {
     public var vocabSize: Int?
 
     public static let knownKeys: Set<String> = ["name", "description", "corpora", "order", "lowercase", "keep_punctuation", "replace_invalid_utf8",
-                                                "language_model", "min_count", "prune", "vocab_size"]
+                                                "ascii_apostrophes", "language_model", "min_count", "prune", "vocab_size"]
 
     public init(path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -119,6 +120,8 @@ public struct ModelFile: Sendable, Equatable {
         if keepPunctuation == nil { problems.append("\(path): \"keep_punctuation\" must be true or false") }
         let replace = dict["replace_invalid_utf8"] == nil ? false : dict["replace_invalid_utf8"] as? Bool
         if replace == nil { problems.append("\(path): \"replace_invalid_utf8\" must be true or false") }
+        let asciiApostrophes = dict["ascii_apostrophes"] == nil ? false : dict["ascii_apostrophes"] as? Bool
+        if asciiApostrophes == nil { problems.append("\(path): \"ascii_apostrophes\" must be true or false") }
         let languageModel = dict["language_model"] == nil ? false : dict["language_model"] as? Bool
         if languageModel == nil { problems.append("\(path): \"language_model\" must be true or false") }
         let minCount = dict["min_count"] == nil ? [] : (dict["min_count"] as? [Int])
@@ -133,6 +136,7 @@ public struct ModelFile: Sendable, Equatable {
             problems.append("\(path): \"min_count\" and \"prune\" prune the language model; add \"language_model\": true")
         }
         if !problems.isEmpty { throw PipelineError(problems) }
+        self.asciiApostrophes = asciiApostrophes!
         self.languageModel = languageModel!
         self.minCount = minCount!
         self.prune = prune!
@@ -182,6 +186,7 @@ public enum Train {
         config.modelName = model.name
         config.expectedSHA256 = expected
         config.languageModel = model.languageModel
+        config.text.asciiApostrophes = model.asciiApostrophes
         config.estimation.minCounts = model.minCount.isEmpty ? [] : [1] + model.minCount
         config.estimation.entropyThreshold = model.prune
         config.vocabularySize = model.vocabSize

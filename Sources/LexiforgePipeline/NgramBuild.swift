@@ -171,7 +171,7 @@ public enum NgramBuild {
             Key.schemaVersion: String(StoreSchema.version),
             Key.toolchain: toolchainVersion,
             Key.order: String(config.order),
-            Key.textOptions: "{\"lowercase\":\(config.text.lowercase),\"keep_punctuation\":\(config.text.keepPunctuation),\"replace_invalid_utf8\":\(config.corpus.replaceInvalidUTF8),\"strip_gutenberg\":\(config.corpus.stripGutenberg),\"tokenizer\":\"keyboard\"}",
+            Key.textOptions: "{\"lowercase\":\(config.text.lowercase),\"keep_punctuation\":\(config.text.keepPunctuation),\"replace_invalid_utf8\":\(config.corpus.replaceInvalidUTF8),\"strip_gutenberg\":\(config.corpus.stripGutenberg),\"tokenizer\":\"keyboard\"\(config.text.asciiApostrophes ? ",\"ascii_apostrophes\":true" : "")}",
             Key.inputs: "[" + inputs.joined(separator: ",") + "]",
             Key.tokens: String(counts.tokens),
             Key.sentences: String(counts.sentences),

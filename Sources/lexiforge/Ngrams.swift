@@ -25,6 +25,9 @@ struct Ngrams: ParsableCommand {
     @Flag(help: "Lowercase every token.")
     var lowercase = false
 
+    @Flag(help: "Write apostrophes inside words as ' (it’s → it's), as a keyboard types them.")
+    var asciiApostrophes = false
+
     @Flag(help: "Count punctuation and symbols as tokens (default: words and numbers only, as a keyboard types them).")
     var keepPunctuation = false
 
@@ -79,6 +82,7 @@ struct Ngrams: ParsableCommand {
             config.order = order
             config.text.lowercase = lowercase
             config.text.keepPunctuation = keepPunctuation
+            config.text.asciiApostrophes = asciiApostrophes
             config.corpus.replaceInvalidUTF8 = replaceInvalid
             config.corpus.stripGutenberg = !keepGutenbergBoilerplate
             config.strict = build.strict
