@@ -89,12 +89,7 @@ struct SentenceSplitterTests {
 
 @Suite("ASCII apostrophes")
 struct AsciiApostropheTests {
-    struct Case: Sendable, CustomTestStringConvertible {
-        var id: String
-        var text: String
-        var tokens: [String]
-        var testDescription: String { id }
-    }
+    typealias Case = TokenizerTests.Case
 
     @Test("asciiApostrophes writes the apostrophe inside words as '", arguments: [
         Case(id: "it’s", text: "it\u{2019}s late", tokens: ["it's", "late"]),
