@@ -104,8 +104,9 @@ public enum Evaluation {
     /// counted as presage_simulator reads it (the first N characters of each file).
     /// `trace` receives each word and the keystrokes it took (for comparing simulators word by word).
     public static func ksr(store path: String, files: [String], suggestions: Int, maxCharacters: Int? = nil,
-                           trace: ((String, Int) -> Void)? = nil) throws -> KeystrokeReport {
+                           adapt: Bool = false, trace: ((String, Int) -> Void)? = nil) throws -> KeystrokeReport {
         let predictor = try NgramPredictor(store: TrainedStore(path: path))
+        let session = adapt ? SessionPredictor(model: predictor) : nil
         var inputs = files
         var scratch: [String] = []
         if let maxCharacters {
@@ -129,10 +130,17 @@ public enum Evaluation {
                 var taken = false
                 var passedOver = Set<String>()
                 for typed in 0..<characters.count {
-                    let shown = typed == 0
-                        ? try predictor.nextWords(after: context, limit: suggestions)
-                        : try predictor.completions(of: String(characters[..<typed]), after: context,
-                                                    limit: suggestions, excluding: passedOver)
+                    let prefix = String(characters[..<typed])
+                    let shown: [Prediction]
+                    if let session {
+                        shown = typed == 0
+                            ? try session.nextWords(after: context, limit: suggestions)
+                            : try session.completions(of: prefix, after: context, limit: suggestions, excluding: passedOver)
+                    } else {
+                        shown = typed == 0
+                            ? try predictor.nextWords(after: context, limit: suggestions)
+                            : try predictor.completions(of: prefix, after: context, limit: suggestions, excluding: passedOver)
+                    }
                     passedOver.formUnion(shown.map(\.word))
                     if shown.contains(where: { $0.word == word }) {
                         report.typed += typed
@@ -146,6 +154,7 @@ public enum Evaluation {
                     report.typed += characters.count + 1
                     trace?(word, characters.count + 1)
                 }
+                session?.learn(word, after: context.last)
             }
         }
         return report

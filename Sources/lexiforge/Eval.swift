@@ -56,6 +56,8 @@ struct Eval: ParsableCommand {
         @Argument(help: "Held-out text files.") var text: [String] = []
         @Option(help: "How many suggestions the keyboard shows.") var suggestions = 3
         @Flag(help: .hidden) var trace = false
+        @Flag(help: "Adapt to the text as it is typed: each finished word joins a session cache mixed into the model (λ 0.1), as a keyboard that learns does.")
+        var adapt = false
         @Option(help: "Use only the first N characters of each file (as a truncated presage_simulator input).")
         var maxCharacters: Int?
 
@@ -66,7 +68,7 @@ struct Eval: ParsableCommand {
 
         func run() throws {
             try runReportingErrors {
-                let r = try Evaluation.ksr(store: store, files: text, suggestions: suggestions, maxCharacters: maxCharacters,
+                let r = try Evaluation.ksr(store: store, files: text, suggestions: suggestions, maxCharacters: maxCharacters, adapt: adapt,
                                            trace: trace ? { word, keys in FileHandle.standardError.write(Data("\(word)\t\(keys)\n".utf8)) } : nil)
                 print("words\t\(r.words)")
                 print("keystrokes_without_prediction\t\(r.characters)")

@@ -283,3 +283,27 @@ struct RankedQueryTests {
         }
     }
 }
+
+@Suite("Session predictor")
+struct SessionPredictorTests {
+    @Test("typed words come up, mixed exactly with the model; nothing typed changes nothing")
+    func sessionCache() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try buildStore(["sample.txt"], order: 3, in: dir, name: "s.sqlite")
+        let model = try NgramPredictor(store: TrainedStore(path: path))
+        let session = SessionPredictor(model: model, weight: 0.1)
+        let before = try model.nextWords(after: ["I"], limit: 3).map(\.word)
+        #expect(try session.nextWords(after: ["I"], limit: 3).map(\.word) == before)
+        session.learn("zebra")   // unknown to the store
+        let completions = try session.completions(of: "ze", after: ["I"], limit: 3)
+        #expect(completions.first?.word == "zebra")
+        // Only the cache speaks for an unknown word: λ · c(w) / N = 0.1 · 1 / 1.
+        #expect(abs(completions[0].probability - 0.1) < 1e-9)
+        // A known word: (1 − λ) p_model + λ · cache, the model part looked up exactly.
+        session.learn("think", after: "zebra")
+        let think = try #require(try session.completions(of: "thi", after: ["I"], limit: 3).first { $0.word == "think" })
+        let pModel = try model.probability(of: "think", after: ["I"])
+        #expect(abs(think.probability - (0.9 * pModel + 0.1 * 0.5)) < 1e-6)
+    }
+}
