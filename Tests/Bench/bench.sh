@@ -115,6 +115,14 @@ say "KSR, trained on Dorian Gray (whole novel, lowercased), held out: first 20 K
 say "  presage_simulator, text2ngram db, DefaultSmoothedNgramPredictor, 6 suggestions: ${presage}% as run by default (case-sensitive), ${presagei}% with -i (case-insensitive, like ours)"
 say "  lexiforge eval ksr (--ascii-apostrophes store): 3 suggestions ${k3}%, 6 suggestions ${k6}%"
 say "  targets: 3 suggestions > Presage: $(python3 -c "print(f'{$k3-$presage:+.2f} / {$k3-$presagei:+.2f}')") points; 6 suggestions >= Presage + 5: $(python3 -c "print(f'{$k6-$presage:+.2f} / {$k6-$presagei:+.2f}')") points (default / -i)"
+# Both adapting to the text as it is typed: Presage with its user n-gram (learning into a scratch
+# database) and recency predictors, lexiforge with its session cache (eval ksr --adapt).
+sed -e 's#<PREDICTORS>.*</PREDICTORS>#<PREDICTORS>DefaultSmoothedNgramPredictor UserSmoothedNgramPredictor DefaultRecencyPredictor</PREDICTORS>#' \
+    -e "s#/usr/share/presage/database_en.db#$WORK/t2n-dg.db#" -e "s#\${HOME}/.presage/lm.db#$WORK/presage-user.db#" /etc/presage.xml >"$WORK/presage-adapt.xml"
+presagea=$(presage_simulator -q -i -c "$WORK/presage-adapt.xml" "$WORK/held20k.txt" 2>&1 | awk '/^KSR:/ {print $2}')
+a3=$("$BIN" eval ksr "$WORK/dg.sqlite" "$WORK/held20k.txt" --suggestions 3 --adapt | awk '$1 == "ksr" {print $2}' | tr -d %)
+a6=$("$BIN" eval ksr "$WORK/dg.sqlite" "$WORK/held20k.txt" --suggestions 6 --adapt | awk '$1 == "ksr" {print $2}' | tr -d %)
+say "  adapting to the typed text: presage_simulator -i with user n-gram + recency predictors ${presagea}%; lexiforge --adapt 3 suggestions ${a3}%, 6 suggestions ${a6}%: $(python3 -c "print(f'{$a3-$presagea:+.2f} / {$a6-$presagea:+.2f}')") points"
 G100="$SHARED_DATA/corpora/gutenberg-100m.txt.gz"
 if [ -f "$G100" ]; then
   /usr/bin/time -v "$BIN" ngrams "$G100" -o "$WORK/g100.sqlite" --order 3 --language-model --quiet 2>"$WORK/g100-time" >/dev/null
