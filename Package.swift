@@ -3,10 +3,10 @@
 // Lexiforge: corpora and keyboard wordlists in, compact versioned SQLite "Trained" stores out.
 //
 // Module map (stage modules do not import each other; LexiforgePipeline wires them):
-//   LexiforgeReader       the small product front ends link: store schema + queries (GRDB only)
+//   LexiforgeReader       the small product front ends link: store schema + queries (GRDB and its SQLite module only)
 //   LexiforgeCorpus       reading corpora: files/gzip, BOM, CRLF, UTF-8 checks, Gutenberg boilerplate
 //   LexiforgeText         tokenizer and sentence splitter
-//   LexiforgeNgrams       n-gram tallies (plain values in, plain values out)
+//   LexiforgeNgrams       n-gram tallies and Kneser-Ney estimation (plain values in, plain values out)
 //   LexiforgeStoreWriter  builds a store atomically from plain values (schema from LexiforgeReader)
 //   LexiforgePipeline     the stages wired together: ngrams, train (model files), inspect, suggest
 //   lexiforge             the thin command-line executable (the only ArgumentParser user)
