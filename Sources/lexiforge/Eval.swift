@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import LexiforgeCorpus
+import LexiforgePipeline
+
+struct Eval: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Evaluate a store against gold data.",
+        subcommands: [EvalTag.self])
+}
+
+struct EvalTag: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tag",
+        abstract: "Tagging accuracy (overall, known and unknown words) and the most frequent confusions.",
+        discussion: """
+            Tags the words of gold files as the treebank tokenized them and compares with the gold \
+            tags. Unknown words are those the tagger's lexicon does not hold.
+            Example:
+              lexiforge eval tag Artifacts/en-upos.sqlite en_ewt-ud-dev.conllu.gz
+            """)
+
+    @Argument(help: "The tagger store.")
+    var store: String
+
+    @Argument(help: "Gold tagged files (CoNLL-U, word/TAG or JSON).")
+    var gold: [String] = []
+
+    @Option(help: "Format of the gold files: conllu, slash or json (default: from the file name).")
+    var format: String?
+
+    @Option(help: "CoNLL-U tag column: upos or xpos (use the tag set the store was trained on).")
+    var tagset = "upos"
+
+    @Option(help: "How many confusions to list.")
+    var confusions = 12
+
+    @Flag(help: .hidden)
+    var measure = false
+
+    func validate() throws {
+        guard !gold.isEmpty else { throw ValidationError("name at least one gold file") }
+        if let format, TaggedFormat(rawValue: format) == nil {
+            throw ValidationError("--format \(format) is unknown; use conllu, slash or json")
+        }
+        guard TagColumn(rawValue: tagset) != nil else { throw ValidationError("--tagset \(tagset) is unknown; use upos or xpos") }
+    }
+
+    func run() throws {
+        try runReportingErrors {
+            let progress = StageProgress(quiet: true)
+            let result = try TagEval.run(storePath: store, gold: gold, format: format.flatMap(TaggedFormat.init(rawValue:)),
+                                         tagColumn: TagColumn(rawValue: tagset) ?? .upos, progress: progress)
+            print(result.render(confusionLimit: confusions))
+            if measure {
+                FileHandle.standardError.write(Data(String(format: "measure: tagging %d tokens %.3f s, %.0f tokens/s\n", result.tokens, result.taggingSeconds, result.tokensPerSecond).utf8))
+            }
+        }
+    }
+}
