@@ -14,6 +14,11 @@ public struct SupervisedHMMConfig: Sendable, Equatable {
     /// K in the blending weight c / (c + K) that P(t | w, t-1) gets after a word tagged t-1
     /// c times in training: frequent contexts trust the word, rare ones the tag trigram.
     public var lexicalWeight = 8.0
+    /// Words seen at least this often get second-order emissions P(w | t-1, t); 0 turns them off.
+    public var emission2MinCount = 40
+    /// K in (c(t-1, t, w) + K·P(w | t)) / (c(t-1, t) + K): how many tokens of evidence the
+    /// second-order estimate needs before it outweighs P(w | t).
+    public var emission2Weight = 20.0
 
     public init() {}
 }
@@ -91,6 +96,7 @@ public final class SupervisedHMMTrainer {
         var tri = [Double](repeating: 0, count: S * S * S)
         var emit = [Int: Double]()   // word · S + tag
         var lexical = [Int: Int32]() // (word · S + s1) · S + s2, for frequent words
+        var emission2 = [Int: Int32]() // (word · S + previous tag) · S + tag, for frequent words
         var suffix = [SuffixKey: Int32]()
         var start = 0
         for end in sentenceEnds {
@@ -106,6 +112,9 @@ public final class SupervisedHMMTrainer {
                     if config.lexicalMinCount > 0 && wordCount[w] >= Int64(config.lexicalMinCount) {
                         let next = i + 1 < end ? Int(tagTokens[i + 1]) : 0
                         lexical[(w * S + c) * S + next, default: 0] += 1
+                    }
+                    if config.emission2MinCount > 0 && wordCount[w] >= Int64(config.emission2MinCount) {
+                        emission2[(w * S + b) * S + c, default: 0] += 1
                     }
                     if wordCount[w] <= Int64(config.rareThreshold) {
                         let word = wordNames[w]
@@ -157,8 +166,10 @@ public final class SupervisedHMMTrainer {
         let emissions = emit.map { key, count in
             HMMTables.Emission(word: storeID[key / S], state: Int32(key % S), logprob: log(count / uni[key % S]))
         }
-        let lexicalRows = lexical.map { key, count in
-            HMMTables.Lexical(word: storeID[key / (S * S)], s1: Int32(key / S % S), s2: Int32(key % S), count: count)
+        func triples(_ counts: [Int: Int32]) -> [HMMTables.Lexical] {
+            counts.map { key, count in
+                HMMTables.Lexical(word: storeID[key / (S * S)], s1: Int32(key / S % S), s2: Int32(key % S), count: count)
+            }
         }
         let suffixes = suffix.map { key, count in
             HMMTables.SuffixCount(shape: key.shape, suffix: key.suffix, state: key.state, count: count)
@@ -174,11 +185,12 @@ public final class SupervisedHMMTrainer {
         return HMMTables(
             states: tagNames, stateCounts: uni, stateLogprobs: uni.map { $0 > 0 ? log($0 / N) : -.infinity },
             initial: initial, transitions: transitions, transitions2: transitions2,
-            words: words, wordCounts: wordCounts, emissions: emissions, lexical: lexicalRows, suffixes: suffixes,
+            words: words, wordCounts: wordCounts, emissions: emissions, lexical: triples(lexical), emissions2: triples(emission2), suffixes: suffixes,
             parameters: [
                 P.lambda1: lambdas[0], P.lambda2: lambdas[1], P.lambda3: lambdas[2],
                 P.suffixTheta: theta, P.maxSuffixLength: Double(config.maxSuffixLength),
                 P.lexicalWeight: config.lexicalMinCount > 0 ? config.lexicalWeight : 0, P.lowercase: 0,
+                P.emission2Weight: config.emission2MinCount > 0 ? config.emission2Weight : 0,
             ])
     }
 

@@ -17,6 +17,8 @@ public struct TagEvaluation: Sendable {
     public var confusions: [String: [String: Int]] = [:]
     /// Seconds spent in Viterbi alone (lookup included, reading excluded).
     public var taggingSeconds = 0.0
+    /// Every token as `form<TAB>gold<TAB>predicted<TAB>known|unknown` (only when asked for).
+    public var tokenLines: [String] = []
 
     public var accuracy: Double { tokens > 0 ? Double(correct) / Double(tokens) : 0 }
     public var knownAccuracy: Double { knownTokens > 0 ? Double(knownCorrect) / Double(knownTokens) : 0 }
@@ -55,7 +57,7 @@ public struct TagEvaluation: Sendable {
 /// given (the treebank's own tokenization); reading is not timed, tagging is.
 public enum TagEval {
     public static func run(storePath: String, gold: [String], format: TaggedFormat?, tagColumn: TagColumn,
-                           progress: StageProgress) throws -> TagEvaluation {
+                           keepTokens: Bool = false, progress: StageProgress) throws -> TagEvaluation {
         let tagger = try TrainedStore(path: storePath).hmmTagger()
         var sentences: [([String], [String])] = []
         var config = HMMBuildConfig(mode: .supervised(.init()), inputs: gold, output: storePath)
@@ -79,6 +81,7 @@ public enum TagEval {
                 let known = tagger.isKnown(word)
                 result.tokens += 1
                 if known { result.knownTokens += 1 }
+                if keepTokens { result.tokenLines.append("\(word)\t\(tags[i])\t\(guess)\t\(known ? "known" : "unknown")") }
                 if guess == tags[i] {
                     result.correct += 1
                     if known { result.knownCorrect += 1 }

@@ -62,6 +62,9 @@ public struct HMMTables: Sendable, Equatable {
     public var wordCounts: [Int64]
     public var emissions: [Emission]
     public var lexical: [Lexical]
+    /// Second-order emission counts of frequent words (`hmm_emission2`), in the same shape as
+    /// ``lexical``: `word` tagged `s2` right after tag `s1`, `count` times.
+    public var emissions2: [Lexical]
     public var suffixes: [SuffixCount]
     /// ``StoreSchema/HMMParameter`` values.
     public var parameters: [String: Double]
@@ -69,12 +72,12 @@ public struct HMMTables: Sendable, Equatable {
     public init(
         states: [String], stateCounts: [Double], stateLogprobs: [Double], initial: [Double],
         transitions: [Transition], transitions2: [Transition2] = [], words: [String], wordCounts: [Int64],
-        emissions: [Emission], lexical: [Lexical] = [], suffixes: [SuffixCount] = [], parameters: [String: Double]
+        emissions: [Emission], lexical: [Lexical] = [], emissions2: [Lexical] = [], suffixes: [SuffixCount] = [], parameters: [String: Double]
     ) {
         self.states = states; self.stateCounts = stateCounts; self.stateLogprobs = stateLogprobs
         self.initial = initial; self.transitions = transitions; self.transitions2 = transitions2
         self.words = words; self.wordCounts = wordCounts; self.emissions = emissions
-        self.lexical = lexical; self.suffixes = suffixes; self.parameters = parameters
+        self.lexical = lexical; self.emissions2 = emissions2; self.suffixes = suffixes; self.parameters = parameters
     }
 
     /// Number of states, the boundary included.

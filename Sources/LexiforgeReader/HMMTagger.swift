@@ -37,6 +37,8 @@ public struct HMMTagger: Sendable {
     private let entryLexical: [Int32]     // entry → lexical table index or -1
     private let lexicalP: [Float]         // per lexical word: S² of P(s2 | w, s1)
     private let lexicalMix: [Float]       // per lexical word: S of the weight given to row s1
+    private let entryEmission2: [Int32]   // entry → second-order emission table index or -1
+    private let emission2Score: [Float]   // per such word: S² of log P(w | s1, s2)
     private let suffixRows: [[String: Int32]]   // per shape: suffix → entry
     private let shapeEntry: [Int32]       // per shape: the empty-suffix entry
     private let maxSuffixLength: Int
@@ -134,6 +136,30 @@ public struct HMMTagger: Sendable {
             }
         }
 
+        // Second-order emissions of frequent words, smoothed towards P(w | s2).
+        let k2 = tables.parameter(StoreSchema.HMMParameter.emission2Weight, default: 0)
+        var e2Counts: [Int32: [Double]] = [:]
+        if k2 > 0 {
+            for l in tables.emissions2 where wordEntry[Int(l.word)] >= 0 {
+                e2Counts[l.word, default: [Double](repeating: 0, count: S * S)][Int(l.s1) * S + Int(l.s2)] += Double(l.count)
+            }
+        }
+        var entryEmission2 = [Int32](repeating: -1, count: entryStart.count - 1)
+        var emission2Score = [Float](repeating: 0, count: e2Counts.count * S * S)
+        for (n, word) in e2Counts.keys.sorted().enumerated() {
+            let counts = e2Counts[word]!
+            let e = Int(wordEntry[Int(word)])
+            entryEmission2[e] = Int32(n)
+            for c in Int(entryStart[e])..<Int(entryStart[e + 1]) {
+                let s2 = Int(candState[c])
+                let plain = exp(Double(candScore[c]))
+                for s1 in 0..<S {
+                    let context = tables.stateCounts[s1] * bi[s1 * S + s2]
+                    emission2Score[(n * S + s1) * S + s2] = Float(log((counts[s1 * S + s2] + k2 * plain) / (context + k2)))
+                }
+            }
+        }
+
         // Suffix model: TnT's recursive smoothing per word shape.
         let theta = tables.parameter(StoreSchema.HMMParameter.suffixTheta, default: 0.1)
         maxSuffixLength = Int(tables.parameter(StoreSchema.HMMParameter.maxSuffixLength, default: 10))
@@ -188,6 +214,8 @@ public struct HMMTagger: Sendable {
         self.entryLexical = entryLexical + [Int32](repeating: -1, count: entryStart.count - 1 - entryLexical.count)
         self.lexicalP = lexicalP
         self.lexicalMix = lexicalMix
+        self.entryEmission2 = entryEmission2 + [Int32](repeating: -1, count: entryStart.count - 1 - entryEmission2.count)
+        self.emission2Score = emission2Score
         self.suffixRows = suffixRows
         self.shapeEntry = shapeEntry
     }
@@ -255,6 +283,7 @@ public struct HMMTagger: Sendable {
                 let pS = Int(es[Int(pE)]), pN = Int(es[Int(pE) + 1]) - pS
                 let cS = Int(es[Int(cE)]), cN = Int(es[Int(cE) + 1]) - cS
                 let lex = i > 0 ? Int(entryLexical[Int(pE)]) : -1
+                let e2 = Int(entryEmission2[Int(cE)])
                 backStart.append(backs.count)
                 delta.removeAll(keepingCapacity: true)
                 for u in 0..<pN {
@@ -279,7 +308,7 @@ public struct HMMTagger: Sendable {
                                 if s > best { best = s; arg = Int32(w) }
                             }
                         }
-                        delta.append(best + sc[cS + v])
+                        delta.append(best + (e2 >= 0 ? emission2Score[(e2 * S + su) * S + sv] : sc[cS + v]))
                         backs.append(arg)
                     }
                 }

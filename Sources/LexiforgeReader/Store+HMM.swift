@@ -62,6 +62,9 @@ extension TrainedStore {
             let lexical = try Row.fetchAll(db, sql: "SELECT word, s1, s2, count FROM hmm_lexical").map {
                 HMMTables.Lexical(word: $0[0], s1: $0[1], s2: $0[2], count: $0[3])
             }
+            let emissions2 = try Row.fetchAll(db, sql: "SELECT word, s1, s2, count FROM hmm_emission2").map {
+                HMMTables.Lexical(word: $0[0], s1: $0[1], s2: $0[2], count: $0[3])
+            }
             var suffixes: [HMMTables.SuffixCount] = []
             for row in try Row.fetchAll(db, sql: "SELECT class, suffix, state, count FROM hmm_suffix") {
                 guard let shape = WordShape(rawValue: row[0]) else {
@@ -74,7 +77,7 @@ extension TrainedStore {
             return HMMTables(
                 states: states, stateCounts: counts, stateLogprobs: logprobs, initial: initial,
                 transitions: transitions, transitions2: transitions2, words: words, wordCounts: wordCounts,
-                emissions: emissions, lexical: lexical, suffixes: suffixes, parameters: parameters)
+                emissions: emissions, lexical: lexical, emissions2: emissions2, suffixes: suffixes, parameters: parameters)
         }
     }
 

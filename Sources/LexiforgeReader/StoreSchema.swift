@@ -129,6 +129,9 @@ extension StoreSchema {
     /// - `hmm_emission(word, state, logprob)`: log P(word | state).
     /// - `hmm_lexical(word, s1, s2, count)`: for frequent words w, how often tag s2 followed w
     ///   tagged s1; the tagger blends log P(s2 | w, s1) into the transition after w.
+    /// - `hmm_emission2(word, s1, s2, count)`: for frequent words w, how often w was tagged s2
+    ///   right after tag s1; the tagger uses P(w | s1, s2) smoothed towards P(w | s2)
+    ///   (second-order emission, Thede & Harper 1999).
     /// - `hmm_suffix(class, suffix, state, count)`: the unknown-word model: tag counts of rare
     ///   training words by word-shape class and final letters (TnT's suffix tries).
     /// - `hmm_parameter(name, value)`: smoothing weights and limits (``HMMParameter``).
@@ -136,7 +139,7 @@ extension StoreSchema {
     public enum HMM {
         public static let tables = [
             "hmm_state", "hmm_initial", "hmm_transition", "hmm_transition2", "hmm_emission",
-            "hmm_lexical", "hmm_suffix", "hmm_parameter",
+            "hmm_lexical", "hmm_emission2", "hmm_suffix", "hmm_parameter",
         ]
 
         public static let boundaryState: Int64 = 0
@@ -193,6 +196,15 @@ extension StoreSchema {
             ) WITHOUT ROWID
             """,
             """
+            CREATE TABLE hmm_emission2 (
+                word INTEGER NOT NULL REFERENCES word(id),
+                s1 INTEGER NOT NULL REFERENCES hmm_state(id),
+                s2 INTEGER NOT NULL REFERENCES hmm_state(id),
+                count INTEGER NOT NULL CHECK (count > 0),
+                PRIMARY KEY (word, s1, s2)
+            ) WITHOUT ROWID
+            """,
+            """
             CREATE TABLE hmm_suffix (
                 class INTEGER NOT NULL,
                 suffix TEXT NOT NULL,
@@ -234,6 +246,12 @@ extension StoreSchema {
                 JOIN hmm_state AS b ON b.id = l.s2
             """,
             """
+            CREATE VIEW hmm_emission2_view AS
+                SELECT w.text AS word, a.name AS s1, b.name AS s2, l.count FROM hmm_emission2 AS l
+                JOIN word AS w ON w.id = l.word JOIN hmm_state AS a ON a.id = l.s1
+                JOIN hmm_state AS b ON b.id = l.s2
+            """,
+            """
             CREATE VIEW hmm_suffix_view AS
                 SELECT x.class, x.suffix, s.name AS state, x.count FROM hmm_suffix AS x
                 JOIN hmm_state AS s ON s.id = x.state
@@ -253,6 +271,8 @@ extension StoreSchema {
         public static let maxSuffixLength = "max_suffix_length"
         /// Weight of the word-conditioned transition P(t | w, t-1) after frequent words.
         public static let lexicalWeight = "lexical_weight"
+        /// K of the second-order emission (c(s1, s2, w) + K·P(w | s2)) / (c(s1, s2) + K); 0 = off.
+        public static let emission2Weight = "emission2_weight"
         /// 1 when training lowercased the words (unsupervised stores), else 0.
         public static let lowercase = "lowercase"
     }

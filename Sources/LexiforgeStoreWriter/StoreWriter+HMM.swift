@@ -63,9 +63,11 @@ extension StoreWriter {
                         }
                         sqlite3_reset(handle)
                     }
-                    let lexical = try db.makeStatement(sql: "INSERT INTO hmm_lexical(word, s1, s2, count) VALUES (?, ?, ?, ?)")
-                    for l in tables.lexical.sorted(by: { ($0.word, $0.s1, $0.s2) < ($1.word, $1.s1, $1.s2) }) {
-                        try lexical.execute(arguments: [l.word, l.s1, l.s2, l.count])
+                    for (name, rows) in [("hmm_lexical", tables.lexical), ("hmm_emission2", tables.emissions2)] {
+                        let insert = try db.makeStatement(sql: "INSERT INTO \(name)(word, s1, s2, count) VALUES (?, ?, ?, ?)")
+                        for l in rows.sorted(by: { ($0.word, $0.s1, $0.s2) < ($1.word, $1.s1, $1.s2) }) {
+                            try insert.execute(arguments: [l.word, l.s1, l.s2, l.count])
+                        }
                     }
                     let suffix = try db.makeStatement(sql: "INSERT INTO hmm_suffix(class, suffix, state, count) VALUES (?, ?, ?, ?)")
                     for x in tables.suffixes.sorted(by: { ($0.shape.rawValue, $0.suffix, $0.state) < ($1.shape.rawValue, $1.suffix, $1.state) }) {

@@ -35,6 +35,9 @@ struct EvalTag: ParsableCommand {
     @Option(help: "How many confusions to list.")
     var confusions = 12
 
+    @Option(help: "Also write every token as form, gold tag, predicted tag and known/unknown (tab-separated) to this file.")
+    var tokens: String?
+
     @Flag(help: .hidden)
     var measure = false
 
@@ -50,7 +53,13 @@ struct EvalTag: ParsableCommand {
         try runReportingErrors {
             let progress = StageProgress(quiet: true)
             let result = try TagEval.run(storePath: store, gold: gold, format: format.flatMap(TaggedFormat.init(rawValue:)),
-                                         tagColumn: TagColumn(rawValue: tagset) ?? .upos, progress: progress)
+                                         tagColumn: TagColumn(rawValue: tagset) ?? .upos, keepTokens: tokens != nil,
+                                         progress: progress)
+            if let tokens {
+                guard FileManager.default.createFile(atPath: tokens, contents: Data((result.tokenLines.joined(separator: "\n") + "\n").utf8)) else {
+                    throw ValidationError("\(tokens): cannot write the token list; choose a writable path")
+                }
+            }
             print(result.render(confusionLimit: confusions))
             if measure {
                 FileHandle.standardError.write(Data(String(format: "measure: tagging %d tokens %.3f s, %.0f tokens/s\n", result.tokens, result.taggingSeconds, result.tokensPerSecond).utf8))
