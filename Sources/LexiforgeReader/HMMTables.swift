@@ -114,11 +114,14 @@ public enum WordShape: UInt8, Sendable, CaseIterable, Comparable {
     case symbol = 6
     /// A web address, e-mail address, @handle or #tag.
     case web = 7
+    /// Starts with a capital, not at the start of a sentence, right after another capitalized
+    /// word (names and titles: "New York", "Customer Service").
+    case capitalizedRun = 8
 
     public static func < (a: WordShape, b: WordShape) -> Bool { a.rawValue < b.rawValue }
 
-    /// The shape of `word` at sentence position `position` (0 = first word).
-    public static func of(_ word: String, position: Int) -> WordShape {
+    /// The shape of `word` at sentence position `position` (0 = first word), after `previous`.
+    public static func of(_ word: String, position: Int, previous: String? = nil) -> WordShape {
         var letters = 0, uppers = 0, digits = 0, hyphen = false, at = false, dot = false
         var firstUpper = false, firstLetter = true
         for s in word.unicodeScalars {
@@ -147,7 +150,11 @@ public enum WordShape: UInt8, Sendable, CaseIterable, Comparable {
         if letters == 0 && digits == 0 { return .symbol }
         if digits > 0 { return .digit }
         if uppers >= 2 && uppers == letters { return .upper }
-        if firstUpper { return position == 0 ? .sentenceInitialCapitalized : .capitalized }
+        if firstUpper {
+            if position == 0 { return .sentenceInitialCapitalized }
+            if let previous, let first = previous.unicodeScalars.first, first.properties.isUppercase { return .capitalizedRun }
+            return .capitalized
+        }
         if hyphen { return .hyphenated }
         return .lower
     }

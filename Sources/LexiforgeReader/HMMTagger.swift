@@ -232,19 +232,24 @@ public struct HMMTagger: Sendable {
     /// Tags one sentence and returns state ids (1...K), one per word.
     public func tagStates(_ words: [String]) -> [Int32] {
         var entries = [Int32](repeating: 0, count: words.count)
-        for (i, w) in words.enumerated() { entries[i] = entry(for: w, position: i) }
+        for (i, w) in words.enumerated() { entries[i] = entry(for: w, position: i, previous: i > 0 ? words[i - 1] : nil) }
         return viterbi(entries)
     }
 
     /// The candidate entry of a word at a sentence position.
-    func entry(for word: String, position: Int) -> Int32 {
+    func entry(for word: String, position: Int, previous: String?) -> Int32 {
         let key = lowercase ? word.lowercased() : word
         if let e = lexicon[key] { return e }
         if lowercase { return unknownEntry }
-        let shape = WordShape.of(word, position: position)
-        if shape == .sentenceInitialCapitalized || shape == .upper {
+        let shape = WordShape.of(word, position: position, previous: previous)
+        switch shape {
+        case .sentenceInitialCapitalized, .upper:
             if let e = lexicon[word.lowercased()] { return e }
             if shape == .upper, let e = lexicon[word.prefix(1) + word.dropFirst().lowercased()] { return e }
+        case .lower:
+            if let e = lexicon[word.prefix(1).uppercased() + word.dropFirst()] { return e }
+        default:
+            break
         }
         let rows = suffixRows[Int(shape.rawValue)]
         if !rows.isEmpty {

@@ -56,6 +56,21 @@ struct Hmm: ParsableCommand {
     @Option(help: "Supervised: words seen at least this often get word-conditioned transitions (0 = plain TnT).")
     var lexicalMinCount = SupervisedHMMConfig().lexicalMinCount
 
+    @Option(help: "Supervised: words seen at most this often train the unknown-word suffix model.")
+    var rareThreshold = SupervisedHMMConfig().rareThreshold
+
+    @Option(help: "Supervised: the longest suffix the unknown-word model looks at.")
+    var maxSuffixLength = SupervisedHMMConfig().maxSuffixLength
+
+    @Option(help: .hidden)
+    var emission2MinCount = SupervisedHMMConfig().emission2MinCount
+
+    @Option(help: .hidden)
+    var emission2Weight = SupervisedHMMConfig().emission2Weight
+
+    @Option(help: .hidden)
+    var lexicalWeight = SupervisedHMMConfig().lexicalWeight
+
     @Flag(help: "Replace invalid UTF-8 with U+FFFD (a warning) instead of failing.")
     var replaceInvalid = false
 
@@ -76,6 +91,9 @@ struct Hmm: ParsableCommand {
             throw ValidationError("--format \(format) is unknown; use conllu, slash or json")
         }
         guard TagColumn(rawValue: tagset) != nil else { throw ValidationError("--tagset \(tagset) is unknown; use upos or xpos") }
+        guard rareThreshold >= 1 else { throw ValidationError("--rare-threshold must be at least 1") }
+        guard (1...40).contains(maxSuffixLength) else { throw ValidationError("--max-suffix-length \(maxSuffixLength) is out of range; use 1 to 40") }
+        guard emission2MinCount >= 0, emission2Weight >= 0, lexicalWeight >= 0 else { throw ValidationError("counts and weights must not be negative") }
         guard lexicalMinCount >= 0 else { throw ValidationError("--lexical-min-count must be 0 or more") }
     }
 
@@ -91,6 +109,11 @@ struct Hmm: ParsableCommand {
             } else {
                 var hmm = SupervisedHMMConfig()
                 hmm.lexicalMinCount = lexicalMinCount
+                hmm.rareThreshold = rareThreshold
+                hmm.maxSuffixLength = maxSuffixLength
+                hmm.emission2MinCount = emission2MinCount
+                hmm.emission2Weight = emission2Weight
+                hmm.lexicalWeight = lexicalWeight
                 mode = .supervised(hmm)
             }
             var config = HMMBuildConfig(mode: mode, inputs: states == nil ? tagged : corpora, output: output)
