@@ -99,7 +99,7 @@ public final class SupervisedHMMTrainer {
         var emit = [Int: Double]()   // word · S + tag
         var lexical = [Int: Int32]() // (word · S + s1) · S + s2, for frequent words
         var emission2 = [Int: Int32]() // (word · S + previous tag) · S + tag, for frequent words
-        var suffix = [SuffixKey: Int32]()
+        var suffix = [ShapeSuffix: [Double]]()   // tag counts of rare words by shape and suffix
         var hapaxes: [(shape: WordShape, suffixes: [String], tag: Int)] = []
         var start = 0
         for end in sentenceEnds {
@@ -128,7 +128,7 @@ public final class SupervisedHMMTrainer {
                             var view = String.UnicodeScalarView()
                             view.append(contentsOf: scalars[(scalars.count - k)...])
                             suffixes.append(String(view))
-                            suffix[SuffixKey(shape: shape, suffix: suffixes[k], state: Int32(c)), default: 0] += 1
+                            suffix[ShapeSuffix(shape: shape, suffix: suffixes[k]), default: [Double](repeating: 0, count: S)][c] += 1
                         }
                         if wordCount[w] == 1 { hapaxes.append((shape, suffixes, c)) }
                     }
@@ -177,8 +177,10 @@ public final class SupervisedHMMTrainer {
                 HMMTables.Lexical(word: storeID[key / (S * S)], s1: Int32(key / S % S), s2: Int32(key % S), count: count)
             }
         }
-        let suffixes = suffix.map { key, count in
-            HMMTables.SuffixCount(shape: key.shape, suffix: key.suffix, state: key.state, count: count)
+        let suffixes = suffix.flatMap { key, counts in
+            counts.indices.filter { counts[$0] > 0 }.map {
+                HMMTables.SuffixCount(shape: key.shape, suffix: key.suffix, state: Int32($0), count: Int32(counts[$0]))
+            }
         }
         let theta = Self.leaveOneOutTheta(suffix, hapaxes: hapaxes, states: S, grid: config.thetaGrid)
         var initial = [Double](repeating: -.infinity, count: S)
@@ -202,15 +204,11 @@ public final class SupervisedHMMTrainer {
     /// deviation of the tag probabilities, gives about 0.05 on English EWT, which trusts long
     /// suffixes seen a handful of times far too much; held-out words prefer about 1.)
     static func leaveOneOutTheta(
-        _ suffix: [SuffixKey: Int32], hapaxes: [(shape: WordShape, suffixes: [String], tag: Int)], states S: Int, grid: [Double]
+        _ vectors: [ShapeSuffix: [Double]], hapaxes: [(shape: WordShape, suffixes: [String], tag: Int)], states S: Int, grid: [Double]
     ) -> Double {
         guard !hapaxes.isEmpty, let fallback = grid.first else { return grid.first ?? 0.1 }
-        var vectors: [ShapeSuffix: [Double]] = [:]
         var base = [Double](repeating: 0, count: S)
-        for (key, count) in suffix {
-            vectors[ShapeSuffix(shape: key.shape, suffix: key.suffix), default: [Double](repeating: 0, count: S)][Int(key.state)] += Double(count)
-            if key.suffix.isEmpty { base[Int(key.state)] += Double(count) }
-        }
+        for (key, counts) in vectors where key.suffix.isEmpty { for t in 0..<S { base[t] += counts[t] } }
         let baseTotal = base.reduce(0, +)
         base = base.map { $0 / baseTotal }
         // Each hapax's chain of count vectors (own count removed), up to its longest suffix seen elsewhere.
@@ -247,9 +245,4 @@ public final class SupervisedHMMTrainer {
         var suffix: String
     }
 
-    struct SuffixKey: Hashable {
-        var shape: WordShape
-        var suffix: String
-        var state: Int32
-    }
 }

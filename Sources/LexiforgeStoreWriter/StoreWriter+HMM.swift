@@ -56,12 +56,7 @@ extension StoreWriter {
                         sqlite3_bind_int64(handle, 1, Int64(e.word))
                         sqlite3_bind_int64(handle, 2, Int64(e.state))
                         sqlite3_bind_double(handle, 3, min(e.logprob, 0))
-                        let status = sqlite3_step(handle)
-                        guard status == SQLITE_DONE else {
-                            throw DatabaseError(resultCode: ResultCode(rawValue: status),
-                                                message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-                        }
-                        sqlite3_reset(handle)
+                        try step(handle, db)
                     }
                     for (name, rows) in [("hmm_lexical", tables.lexical), ("hmm_emission2", tables.emissions2)] {
                         let insert = try db.makeStatement(sql: "INSERT INTO \(name)(word, s1, s2, count) VALUES (?, ?, ?, ?)")
@@ -70,8 +65,14 @@ extension StoreWriter {
                         }
                     }
                     let suffix = try db.makeStatement(sql: "INSERT INTO hmm_suffix(class, suffix, state, count) VALUES (?, ?, ?, ?)")
+                    let suffixHandle = suffix.sqliteStatement
+                    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
                     for x in tables.suffixes.sorted(by: { ($0.shape.rawValue, $0.suffix, $0.state) < ($1.shape.rawValue, $1.suffix, $1.state) }) {
-                        try suffix.execute(arguments: [Int(x.shape.rawValue), x.suffix, x.state, x.count])
+                        sqlite3_bind_int64(suffixHandle, 1, Int64(x.shape.rawValue))
+                        sqlite3_bind_text(suffixHandle, 2, x.suffix, -1, transient)
+                        sqlite3_bind_int64(suffixHandle, 3, Int64(x.state))
+                        sqlite3_bind_int64(suffixHandle, 4, Int64(x.count))
+                        try step(suffixHandle, db)
                     }
                     let parameter = try db.makeStatement(sql: "INSERT INTO hmm_parameter(name, value) VALUES (?, ?)")
                     for key in tables.parameters.keys.sorted() { try parameter.execute(arguments: [key, tables.parameters[key]!]) }
@@ -90,6 +91,15 @@ extension StoreWriter {
             throw .sqlite(file.path, "\(error)")
         }
         try file.commit()
+    }
+
+    /// Runs a bound statement once and resets it for the next row.
+    private static func step(_ handle: OpaquePointer?, _ db: Database) throws {
+        let status = sqlite3_step(handle)
+        guard status == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
+        sqlite3_reset(handle)
     }
 
     /// SQLite stores no infinities in a `REAL NOT NULL` column that readers can trust; an
