@@ -183,7 +183,6 @@ public final class BaumWelch {
     /// The current model as store tables. `words[id]` names word id `id` (reserved ids
     /// included); states are named `C1`...`CK`.
     public func tables(words: [String], wordCounts: [Int64], lowercase: Bool) -> HMMTables {
-        let S = K + 1
         let width = String(K).count
         let names = [StoreSchema.HMM.boundaryName] + (1...K).map { "C" + String(repeating: "0", count: width - String($0).count) + String($0) }
         let sentences = Double(corpus.sentenceEnds.count)

@@ -98,8 +98,8 @@ public enum TagEval {
 ///
 /// In: a store and lines of text (from files or standard input). Out: the sentences the
 /// ``SentenceSplitter`` finds, punctuation kept, each token with its tag. A token the tagger does
-/// not know but whose English clitic split it does (`don't` → `do n't`, `I'm` → `I 'm`, as in the
-/// Universal Dependencies treebanks) is tagged as its parts.
+/// not know that ends in an English clitic is split as the Universal Dependencies treebanks split
+/// it (`don't` → `do n't`, `I'm` → `I 'm`, `iPhone's` → `iPhone 's`) and tagged as its parts.
 public final class TextTagger {
     public let tagger: HMMTagger
     private var splitter = SentenceSplitter(options: TextOptions(lowercase: false, keepPunctuation: true))
@@ -148,8 +148,7 @@ public final class TextTagger {
         guard !tagger.isKnown(token) else { return [token] }
         let lower = token.lowercased()
         for clitic in Self.clitics where lower.hasSuffix(clitic) && lower.count > clitic.count {
-            let head = String(token.dropLast(clitic.count)), tail = String(token.suffix(clitic.count))
-            if tagger.isKnown(head) || tagger.isKnown(head.lowercased()) { return [head, tail] }
+            return [String(token.dropLast(clitic.count)), String(token.suffix(clitic.count))]
         }
         return [token]
     }
