@@ -48,5 +48,7 @@ public func peakResidentBytes() -> Int {
     #endif
 }
 
-/// `12.3 MB` style sizes for progress lines.
-func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
+/// `12.3 MB` / `29.7 kB` style sizes for progress lines.
+func megabytes(_ bytes: Int) -> String {
+    bytes >= 1_000_000 ? String(format: "%.1f MB", Double(bytes) / 1_000_000) : String(format: "%.1f kB", Double(bytes) / 1_000)
+}

@@ -39,9 +39,15 @@ public enum Suggest {
     /// Tokenizes `text` the way the store was built (lowercasing if it was) and asks the store.
     public static func run(storePath: String, text: String, limit: Int) throws -> [Suggestion] {
         let store = try TrainedStore(path: storePath)
-        var tokens = SentenceSplitter.sentences(in: text, options: TextOptions(lowercase: store.isLowercased)).last ?? []
-        // Text ending a sentence means the next word starts a new one.
-        if let last = tokens.last, ["!", "?", "…"].contains(last) || last.hasPrefix(".") { tokens = [] }
+        let options = TextOptions(lowercase: store.isLowercased, keepPunctuation: store.keepsPunctuation)
+        var tokens = SentenceSplitter.sentences(in: text, options: options).last ?? []
+        // Text that ends a sentence ("Hello." but not "Mr.") means the next word starts a new one.
+        var withPunctuation = options
+        withPunctuation.keepPunctuation = true
+        if let last = SentenceSplitter.sentences(in: text, options: withPunctuation).last?.last,
+           ["!", "?", "…"].contains(last) || last.hasPrefix(".") {
+            tokens = []
+        }
         return try store.nextWords(after: tokens, limit: limit)
     }
 }

@@ -98,6 +98,11 @@ public final class TrainedStore: Sendable {
         meta[StoreSchema.MetaKey.textOptions]?.contains("\"lowercase\":true") ?? false
     }
 
+    /// Whether punctuation tokens were counted at build time (so query contexts should keep them).
+    public var keepsPunctuation: Bool {
+        meta[StoreSchema.MetaKey.textOptions]?.contains("\"keep_punctuation\":true") ?? false
+    }
+
     /// The id of `word`, or nil when the store never saw it.
     public func id(of word: String) throws -> Int64? {
         try queue.read { db in

@@ -182,25 +182,27 @@ public struct Tokenizer: Sendable {
     private func scanWord(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         let n = b.count
         var i = start
+        var previous = start   // first byte of the scalar before i (for the apostrophe rule)
         while i < n {
             let c = b[i]
             if c < 0x80 {
-                if Self.isASCIIWordByte(c) { i += 1; continue }
+                if Self.isASCIIWordByte(c) { previous = i; i += 1; continue }
                 switch c {
                 case UInt8(ascii: "'"):
-                    if i > start, isLetter(b, at: i - 1), isLetter(b, at: i + 1) { i += 1; continue }
+                    if i > start, isLetter(b, at: previous), isLetter(b, at: i + 1) { previous = i; i += 1; continue }
                 case UInt8(ascii: "-"):
-                    if i + 1 < n, b[i + 1] != UInt8(ascii: "-"), isWordStart(b, at: i + 1) { i += 1; continue }
+                    if i + 1 < n, b[i + 1] != UInt8(ascii: "-"), isWordStart(b, at: i + 1) { previous = i; i += 1; continue }
                 case UInt8(ascii: "."), UInt8(ascii: ","):
-                    if Self.isDigit(b[i - 1]), i + 1 < n, Self.isDigit(b[i + 1]) { i += 1; continue }
+                    if Self.isDigit(b[i - 1]), i + 1 < n, Self.isDigit(b[i + 1]) { previous = i; i += 1; continue }
                 default:
                     break
                 }
                 return i
             }
             let (scalar, length) = Self.decode(b, at: i)
-            if Self.isWordScalar(scalar) { i += length; continue }
-            if scalar.value == 0x2019, i > start, isLetter(b, at: i - 1), isLetter(b, at: i + length) {
+            if Self.isWordScalar(scalar) { previous = i; i += length; continue }
+            if scalar.value == 0x2019, i > start, isLetter(b, at: previous), isLetter(b, at: i + length) {
+                previous = i
                 i += length
                 continue
             }

@@ -13,7 +13,7 @@ struct Lexiforge: ParsableCommand {
         discussion: """
             Stores are plain SQLite files: inspect them with `lexiforge inspect` or `sqlite3`.
             Example:
-              lexiforge ngrams Corpora/data/dorian-gray-ch1.txt -o Artifacts/ch1.sqlite
+              lexiforge ngrams Corpora/data/corpora/dorian-gray-ch1.txt -o Artifacts/ch1.sqlite
               lexiforge suggest Artifacts/ch1.sqlite "I think"
             """,
         version: toolchainVersion,

@@ -9,7 +9,7 @@ struct Ngrams: ParsableCommand {
             license footers are dropped), splits sentences, tokenizes, counts orders 1 to N and \
             writes the store atomically: an existing store at -o is replaced only by a complete one.
             Example:
-              lexiforge ngrams Corpora/data/dorian-gray-ch1.txt -o Artifacts/ch1.sqlite --order 2
+              lexiforge ngrams --order 2 -o ch1.sqlite Corpora/data/corpora/dorian-gray-ch1.txt
             """)
 
     @Argument(help: "Corpus files (plain or .gz).")

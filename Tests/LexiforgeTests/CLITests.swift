@@ -1,0 +1,272 @@
+import Foundation
+import LexiforgeReader
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+@Suite("lexiforge command line")
+struct CLITests {
+    @Test("the executable is found next to the test bundle")
+    func executableFound() {
+        #expect(CLI.executable != nil, "build the package first: swift build --build-tests")
+    }
+
+    /// A failing `lexiforge` run: how to set it up in a fresh folder, and what stderr must name.
+    struct Failure: Sendable, CustomTestStringConvertible {
+        var id: String
+        /// Returns the arguments and the fragments the single stderr line must contain.
+        var setUp: @Sendable (TemporaryFolder) throws -> (arguments: [String], fragments: [String])
+        var status: Int32 = 1
+        var testDescription: String { id }
+    }
+
+    static let failures: [Failure] = [
+        Failure(id: "missing file") { dir in
+            let path = dir.file("no-such.txt")
+            return (["ngrams", path, "-o", dir.file("out.sqlite")], [path, "no such file"])
+        },
+        Failure(id: "a directory") { dir in
+            let sub = dir.file("corpus-folder")
+            try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: false)
+            return (["ngrams", sub, "-o", dir.file("out.sqlite")], [sub, "is a directory"])
+        },
+        Failure(id: "unreadable file") { dir in
+            let path: String
+            if isRoot {
+                // chmod does not stop root; reading /proc/self/mem at offset 0 fails with EIO.
+                path = "/proc/self/mem"
+            } else {
+                path = dir.file("locked.txt")
+                try Data("some words".utf8).write(to: URL(fileURLWithPath: path))
+                chmod(path, 0)
+            }
+            return (["ngrams", path, "-o", dir.file("out.sqlite")], [path, "cannot be read"])
+        },
+        Failure(id: "empty corpus") { dir in
+            let path = Paths.fixture("empty.txt")
+            return (["ngrams", path, "-o", dir.file("out.sqlite")], [path, "contains no text"])
+        },
+        Failure(id: "only Gutenberg boilerplate") { dir in
+            let path = Paths.fixture("gutenberg-only.txt")
+            return (["ngrams", path, "-o", dir.file("out.sqlite")], [path, "contains no text"])
+        },
+        Failure(id: "binary file") { dir in
+            let path = Paths.fixture("binary.bin")
+            return (["ngrams", path, "-o", dir.file("out.sqlite")], [path, "binary", "byte offset 3"])
+        },
+        Failure(id: "invalid UTF-8") { dir in
+            let path = Paths.fixture("invalid-utf8.txt")
+            return (["ngrams", path, "-o", dir.file("out.sqlite")], [path, "invalid UTF-8", "line 3, byte offset 35"])
+        },
+        Failure(id: "truncated gzip") { dir in
+            let path = Paths.fixture("truncated.txt.gz")
+            return (["ngrams", path, "-o", dir.file("out.sqlite")], [path, "corrupt gzip"])
+        },
+        Failure(id: "unwritable output folder") { dir in
+            let output: String
+            if isRoot {
+                // Permissions do not stop root; sysfs refuses to create files with EACCES.
+                output = "/sys/lexiforge-test.sqlite"
+            } else {
+                let locked = dir.file("locked")
+                try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: false)
+                chmod(locked, 0o555)
+                output = locked + "/out.sqlite"
+            }
+            return (["ngrams", Paths.fixture("tiny.txt"), "-o", output], [output, "cannot write the store here"])
+        },
+        Failure(id: "output folder missing") { dir in
+            let missing = dir.file("missing")
+            return (["ngrams", Paths.fixture("tiny.txt"), "-o", missing + "/out.sqlite"],
+                    [missing, "output folder does not exist"])
+        },
+        Failure(id: "output is a directory") { dir in
+            (["ngrams", Paths.fixture("tiny.txt"), "-o", dir.path], [dir.path, "is a directory"])
+        },
+        Failure(id: "inspect a missing store") { dir in
+            let path = dir.file("nope.sqlite")
+            return (["inspect", path], [path, "no such store"])
+        },
+        Failure(id: "inspect a text file") { dir in
+            let path = Paths.fixture("tiny.txt")
+            return (["inspect", path], [path, "not a Lexiforge store"])
+        },
+        Failure(id: "suggest from a missing store") { dir in
+            let path = dir.file("nope.sqlite")
+            return (["suggest", path, "The cat"], [path, "no such store"])
+        },
+        Failure(id: "train with a missing model file") { dir in
+            let path = dir.file("nope.model.json")
+            return (["train", path, "-o", dir.file("out.sqlite")], [path, "cannot read the model file"])
+        },
+    ]
+
+    @Test("failures exit 1 with one stderr line naming the file", arguments: failures)
+    func failure(_ c: Failure) throws {
+        let dir = try TemporaryFolder()
+        let (arguments, fragments) = try c.setUp(dir)
+        let before = try dir.contents()
+        // Building commands print progress on stderr unless --quiet; the others print none.
+        let quiet = ["ngrams", "train"].contains(arguments[0]) ? ["--quiet"] : []
+        let result = try CLI.run(arguments + quiet)
+        #expect(result.status == c.status)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderrLines.count == 1, "stderr: \(result.stderr)")
+        let line = result.stderrLines.first ?? ""
+        #expect(line.hasPrefix("error: "))
+        for fragment in fragments {
+            #expect(line.contains(fragment), "\(fragment) missing from: \(line)")
+        }
+        // Nothing written: no store, no temporary file.
+        #expect(try dir.contents() == before)
+    }
+
+    @Test("without --quiet, progress may precede it but exactly one line is an error")
+    func failureWithProgress() throws {
+        let dir = try TemporaryFolder()
+        let path = Paths.fixture("invalid-utf8.txt")
+        let result = try CLI.run(["ngrams", path, "-o", dir.file("out.sqlite")])
+        #expect(result.status == 1)
+        let errors = result.stderrLines.filter { $0.hasPrefix("error:") }
+        #expect(errors.count == 1)
+        #expect(errors.first?.contains("\(path): invalid UTF-8 at line 3, byte offset 35") == true)
+    }
+
+    @Test("--order out of range is a usage error (exit 64)", arguments: ["0", "6"])
+    func orderOutOfRange(_ order: String) throws {
+        let dir = try TemporaryFolder()
+        let result = try CLI.run(["ngrams", Paths.fixture("tiny.txt"), "-o", dir.file("out.sqlite"), "--order", order])
+        #expect(result.status == 64)
+        #expect(result.stderrLines.first?.contains("--order \(order) is out of range; use 1 to 5") == true,
+                "stderr: \(result.stderr)")
+        #expect(try dir.contents().isEmpty)
+    }
+
+    @Test("ngrams then inspect then suggest")
+    func ngramsInspectSuggest() throws {
+        let dir = try TemporaryFolder()
+        let store = dir.file("tiny.sqlite")
+        let build = try CLI.run(["ngrams", Paths.fixture("tiny.txt"), "-o", store, "--quiet"])
+        #expect(build.status == 0, "stderr: \(build.stderr)")
+        #expect(build.stderr.isEmpty)
+        #expect(build.stdout.isEmpty)
+        #expect(try dir.contents() == ["tiny.sqlite"])
+
+        let inspect = try CLI.run(["inspect", store])
+        #expect(inspect.status == 0, "stderr: \(inspect.stderr)")
+        let lines = inspect.stdoutLines
+        #expect(lines.contains("schema version: 1"))
+        for table in ["meta", "word", "bigram", "trigram"] {
+            #expect(lines.contains { $0.hasPrefix("  \(table) ") }, "\(table)")
+        }
+        #expect(lines.contains("top words:"))
+        #expect(lines.contains("  The\t2"))
+        #expect(lines.contains("  cat\t2"))
+        #expect(lines.contains("  ran\t2"))
+
+        let suggest = try CLI.run(["suggest", store, "The cat"])
+        #expect(suggest.status == 0, "stderr: \(suggest.stderr)")
+        #expect(suggest.stdoutLines == ["sat\t1\t3", "ran\t1\t2", "The\t2\t1"])
+
+        let empty = try CLI.run(["suggest", store])
+        #expect(empty.stdoutLines == ["The\t2\t2", "It\t1\t2", "My\t1\t2"])
+
+        let five = try CLI.run(["suggest", store, "My cat", "-c", "5"])
+        #expect(five.stdoutLines == ["ran\t1\t3", "sat\t1\t2", "The\t2\t1", "cat\t2\t1", "It\t1\t1"])
+    }
+
+    @Test("progress and statistics go to stderr without --quiet")
+    func statistics() throws {
+        let dir = try TemporaryFolder()
+        let store = dir.file("tiny.sqlite")
+        let build = try CLI.run(["ngrams", Paths.fixture("tiny.txt"), "-o", store, "--order", "2"])
+        #expect(build.status == 0)
+        #expect(build.stdout.isEmpty)
+        #expect(build.stderrLines.first == "=== 1/3 Reading and counting 1 file(s), orders 1-2 ===")
+        #expect(build.stderrLines.last?.hasPrefix("\(store): ") == true)
+        #expect(build.stderrLines.last?.hasSuffix(" bytes; 18 tokens, 4 sentences; 1-grams 18, 2-grams 21") == true,
+                "stderr: \(build.stderr)")
+    }
+
+    /// A model folder as `train` expects it: model file, manifest.tsv, data/corpora/tiny.txt.
+    static func modelFolder(sha256: String, extraModelKey: String = "") throws -> (TemporaryFolder, model: String, corpus: String) {
+        let dir = try TemporaryFolder()
+        let corpora = dir.url.appendingPathComponent("data/corpora")
+        try FileManager.default.createDirectory(at: corpora, withIntermediateDirectories: true)
+        let corpus = corpora.appendingPathComponent("tiny.txt").path
+        try FileManager.default.copyItem(atPath: Paths.fixture("tiny.txt"), toPath: corpus)
+        let manifest = """
+            # test manifest
+            name\tfile\tsha256\tlicense\tsource\turl
+            tiny\tcorpora/tiny.txt\t\(sha256)\tPublic domain\thand-made\thttps://example.invalid/tiny.txt
+
+            """
+        try Data(manifest.utf8).write(to: dir.url.appendingPathComponent("manifest.tsv"))
+        let model = dir.file("tiny.model.json")
+        let json = """
+            {"name": "tiny", "description": "test model", "corpora": ["tiny"], "order": 2, "lowercase": true\(extraModelKey)}
+            """
+        try Data(json.utf8).write(to: URL(fileURLWithPath: model))
+        return (dir, model, corpus)
+    }
+
+    @Test("train builds the store a model file describes")
+    func train() throws {
+        let (dir, model, corpus) = try Self.modelFolder(sha256: Tiny.sha256["tiny.txt"]!)
+        let output = dir.file("tiny.sqlite")
+        let result = try CLI.run(["train", model, "-o", output, "--quiet"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        let store = try TrainedStore(path: output)
+        #expect(store.meta["model"] == "tiny")
+        #expect(store.order == 2)
+        #expect(store.isLowercased)
+        #expect(store.meta["tokens"] == "18")
+        #expect(store.meta["inputs"]?.contains("\"sha256\":\"\(Tiny.sha256["tiny.txt"]!)\"") == true)
+        #expect(try store.topWords(limit: 1).map(\.word) == ["the"])
+        #expect(FileManager.default.fileExists(atPath: corpus))
+    }
+
+    @Test("train refuses a corpus whose sha256 differs from the manifest, naming the file")
+    func trainShaMismatch() throws {
+        let wrong = String(repeating: "ab", count: 32)
+        let (dir, model, corpus) = try Self.modelFolder(sha256: wrong)
+        let output = dir.file("tiny.sqlite")
+        let result = try CLI.run(["train", model, "-o", output, "--quiet"])
+        #expect(result.status == 1)
+        #expect(result.stderrLines.count == 1, "stderr: \(result.stderr)")
+        #expect(result.stderrLines.first
+                == "error: \(corpus): sha256 is \(Tiny.sha256["tiny.txt"]!) but the manifest says \(wrong); provision it again with `make corpora`")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test("train refuses an unknown model key and an unprovisioned corpus")
+    func trainModelProblems() throws {
+        let (dir, model, corpus) = try Self.modelFolder(sha256: Tiny.sha256["tiny.txt"]!, extraModelKey: ", \"ordr\": 3")
+        let result = try CLI.run(["train", model, "-o", dir.file("a.sqlite"), "--quiet"])
+        #expect(result.status == 1)
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderrLines.first?.hasPrefix("error: \(model): unknown key \"ordr\"") == true, "stderr: \(result.stderr)")
+
+        let (dir2, model2, corpus2) = try Self.modelFolder(sha256: Tiny.sha256["tiny.txt"]!)
+        try FileManager.default.removeItem(atPath: corpus2)
+        let missing = try CLI.run(["train", model2, "-o", dir2.file("b.sqlite"), "--quiet"])
+        #expect(missing.status == 1)
+        #expect(missing.stderrLines.count == 1)
+        #expect(missing.stderrLines.first?.hasPrefix("error: \(corpus2): corpus \"tiny\" is not provisioned") == true,
+                "stderr: \(missing.stderr)")
+        _ = corpus
+    }
+
+    @Test("--help exits 0 and shows an example", arguments: [[], ["ngrams"], ["train"], ["inspect"], ["suggest"]] as [[String]])
+    func help(_ subcommand: [String]) throws {
+        let result = try CLI.run(subcommand + ["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Example"), "stdout: \(result.stdout)")
+        #expect(result.stdout.contains("USAGE: lexiforge \(subcommand.first.map { $0 + " " } ?? "")"))
+    }
+}
