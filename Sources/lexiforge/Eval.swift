@@ -41,6 +41,9 @@ struct EvalTag: ParsableCommand {
     @Flag(help: .hidden)
     var measure = false
 
+    @Option(help: .hidden)
+    var timingPasses = 1
+
     func validate() throws {
         guard !gold.isEmpty else { throw ValidationError("name at least one gold file") }
         if let format, TaggedFormat(rawValue: format) == nil {
@@ -53,7 +56,7 @@ struct EvalTag: ParsableCommand {
         try runReportingErrors {
             let progress = StageProgress(quiet: true)
             let result = try TagEval.run(storePath: store, gold: gold, format: format.flatMap(TaggedFormat.init(rawValue:)),
-                                         tagColumn: TagColumn(rawValue: tagset) ?? .upos, keepTokens: tokens != nil,
+                                         tagColumn: TagColumn(rawValue: tagset) ?? .upos, keepTokens: tokens != nil, timingPasses: timingPasses,
                                          progress: progress)
             if let tokens {
                 guard FileManager.default.createFile(atPath: tokens, contents: Data((result.tokenLines.joined(separator: "\n") + "\n").utf8)) else {
