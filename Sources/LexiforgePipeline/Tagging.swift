@@ -56,9 +56,17 @@ public struct TagEvaluation: Sendable {
 /// In: a tagger store and gold files. Out: a ``TagEvaluation``. The gold words are tagged as
 /// given (the treebank's own tokenization); reading is not timed, tagging is.
 public enum TagEval {
-    public static func run(storePath: String, gold: [String], format: TaggedFormat?, tagColumn: TagColumn,
+    /// `tagColumn` nil takes the CoNLL-U column the store was trained on (its `text_options`).
+    public static func run(storePath: String, gold: [String], format: TaggedFormat?, tagColumn: TagColumn?,
                            keepTokens: Bool = false, timingPasses: Int = 1, progress: StageProgress) throws -> TagEvaluation {
-        let tagger = try TrainedStore(path: storePath).hmmTagger()
+        let store = try TrainedStore(path: storePath)
+        let tagger = try store.hmmTagger()
+        let trainedOn: TagColumn? = (store.meta[StoreSchema.MetaKey.textOptions] ?? "").contains("\"tagset\":\"xpos\"") ? .xpos
+            : (store.meta[StoreSchema.MetaKey.textOptions] ?? "").contains("\"tagset\":\"upos\"") ? .upos : nil
+        if let tagColumn, let trainedOn, tagColumn != trainedOn, gold.contains(where: { TaggedFormat.guess(path: $0) == .conllu }) {
+            throw PipelineError("\(storePath): the tagger was trained on \(trainedOn.rawValue.uppercased()) tags but --tagset \(tagColumn.rawValue) asks for \(tagColumn.rawValue.uppercased()); drop --tagset or retrain with `lexiforge hmm --tagset \(tagColumn.rawValue)`")
+        }
+        let tagColumn = tagColumn ?? trainedOn ?? .upos
         var sentences: [([String], [String])] = []
         var config = HMMBuildConfig(mode: .supervised(.init()), inputs: gold, output: storePath)
         config.format = format

@@ -29,8 +29,8 @@ struct EvalTag: ParsableCommand {
     @Option(help: "Format of the gold files: conllu, slash or json (default: from the file name).")
     var format: String?
 
-    @Option(help: "CoNLL-U tag column: upos or xpos (use the tag set the store was trained on).")
-    var tagset = "upos"
+    @Option(help: "CoNLL-U tag column: upos or xpos (default: the one the store was trained on).")
+    var tagset: String?
 
     @Option(help: "How many confusions to list.")
     var confusions = 12
@@ -49,14 +49,14 @@ struct EvalTag: ParsableCommand {
         if let format, TaggedFormat(rawValue: format) == nil {
             throw ValidationError("--format \(format) is unknown; use conllu, slash or json")
         }
-        guard TagColumn(rawValue: tagset) != nil else { throw ValidationError("--tagset \(tagset) is unknown; use upos or xpos") }
+        if let tagset, TagColumn(rawValue: tagset) == nil { throw ValidationError("--tagset \(tagset) is unknown; use upos or xpos") }
     }
 
     func run() throws {
         try runReportingErrors {
             let progress = StageProgress(quiet: true)
             let result = try TagEval.run(storePath: store, gold: gold, format: format.flatMap(TaggedFormat.init(rawValue:)),
-                                         tagColumn: TagColumn(rawValue: tagset) ?? .upos, keepTokens: tokens != nil, timingPasses: timingPasses,
+                                         tagColumn: tagset.flatMap(TagColumn.init(rawValue:)), keepTokens: tokens != nil, timingPasses: timingPasses,
                                          progress: progress)
             if let tokens {
                 guard FileManager.default.createFile(atPath: tokens, contents: Data((result.tokenLines.joined(separator: "\n") + "\n").utf8)) else {

@@ -331,6 +331,29 @@ struct HMMStoreTests {
         #expect(inspect.contains("DET"))
     }
 
+    @Test func evaluationCountsKnownAndUnknownWords() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/xpos.sqlite"
+        var config = HMMBuildConfig(mode: .supervised(.init()), inputs: [fixture("good.conllu")], output: path)
+        config.tagColumn = .xpos
+        _ = try HMMBuild.run(config, progress: StageProgress(quiet: true))
+        // The store remembers its tag set: no --tagset needed, and the wrong one is refused.
+        let result = try TagEval.run(storePath: path, gold: [fixture("good.conllu")], format: nil, tagColumn: nil, progress: StageProgress(quiet: true))
+        #expect(result.tokens == 7)
+        #expect(result.knownTokens == 7)
+        #expect(result.correct == 7)
+        #expect(throws: PipelineError.self) {
+            try TagEval.run(storePath: path, gold: [fixture("good.conllu")], format: nil, tagColumn: .upos, progress: StageProgress(quiet: true))
+        }
+        // word/TAG gold: "dogs" and "cat" are unknown to this store.
+        let tiny = try TagEval.run(storePath: path, gold: [fixture("tiny.txt")], format: nil, tagColumn: nil, progress: StageProgress(quiet: true))
+        #expect(tiny.tokens == 11)
+        #expect(tiny.unknownTokens == 11)
+        #expect(tiny.correct == 0)
+        #expect(tiny.render().contains("unknown words: 0.00% (0/11"))
+    }
+
     @Test func customTagSetFromSeedJSON() throws {
         let tagger = HMMTagger(tables: train([fixture("apple-products.json")]))
         let tags = tagger.tag(["I", "love", "the", "iPod", "."]).map(\.tag)
