@@ -53,7 +53,7 @@ struct Hmm: ParsableCommand {
     @Flag(help: "Baum-Welch: keep case (default: lowercase the text).")
     var keepCase = false
 
-    @Option(help: "Supervised: words seen at least this often get word-conditioned transitions (0 = plain TnT).")
+    @Option(help: "Supervised: words seen at least this often get word-conditioned transitions and second-order emissions (0 = neither, as in plain TnT).")
     var lexicalMinCount = SupervisedHMMConfig().lexicalMinCount
 
     @Option(help: "Supervised: words seen at most this often train the unknown-word suffix model.")
@@ -63,7 +63,7 @@ struct Hmm: ParsableCommand {
     var maxSuffixLength = SupervisedHMMConfig().maxSuffixLength
 
     @Option(help: .hidden)
-    var emission2MinCount = SupervisedHMMConfig().emission2MinCount
+    var emission2MinCount: Int?
 
     @Option(help: .hidden)
     var emission2Weight = SupervisedHMMConfig().emission2Weight
@@ -93,7 +93,7 @@ struct Hmm: ParsableCommand {
         guard TagColumn(rawValue: tagset) != nil else { throw ValidationError("--tagset \(tagset) is unknown; use upos or xpos") }
         guard rareThreshold >= 1 else { throw ValidationError("--rare-threshold must be at least 1") }
         guard (1...40).contains(maxSuffixLength) else { throw ValidationError("--max-suffix-length \(maxSuffixLength) is out of range; use 1 to 40") }
-        guard emission2MinCount >= 0, emission2Weight >= 0, lexicalWeight >= 0 else { throw ValidationError("counts and weights must not be negative") }
+        guard (emission2MinCount ?? 0) >= 0, emission2Weight >= 0, lexicalWeight >= 0 else { throw ValidationError("counts and weights must not be negative") }
         guard lexicalMinCount >= 0 else { throw ValidationError("--lexical-min-count must be 0 or more") }
     }
 
@@ -111,7 +111,7 @@ struct Hmm: ParsableCommand {
                 hmm.lexicalMinCount = lexicalMinCount
                 hmm.rareThreshold = rareThreshold
                 hmm.maxSuffixLength = maxSuffixLength
-                hmm.emission2MinCount = emission2MinCount
+                hmm.emission2MinCount = emission2MinCount ?? lexicalMinCount
                 hmm.emission2Weight = emission2Weight
                 hmm.lexicalWeight = lexicalWeight
                 mode = .supervised(hmm)
