@@ -58,9 +58,10 @@ public struct TagEvaluation: Sendable {
 public enum TagEval {
     /// `tagColumn` nil takes the CoNLL-U column the store was trained on (its `text_options`).
     public static func run(storePath: String, gold: [String], format: TaggedFormat?, tagColumn: TagColumn?,
-                           keepTokens: Bool = false, timingPasses: Int = 1, progress: StageProgress) throws -> TagEvaluation {
+                           keepTokens: Bool = false, timingPasses: Int = 1, beam: Double? = nil,
+                           progress: StageProgress) throws -> TagEvaluation {
         let store = try TrainedStore(path: storePath)
-        let tagger = try store.hmmTagger()
+        let tagger = try store.hmmTagger(beam: beam)
         let trainedOn: TagColumn? = (store.meta[StoreSchema.MetaKey.textOptions] ?? "").contains("\"tagset\":\"xpos\"") ? .xpos
             : (store.meta[StoreSchema.MetaKey.textOptions] ?? "").contains("\"tagset\":\"upos\"") ? .upos : nil
         if let tagColumn, let trainedOn, tagColumn != trainedOn, gold.contains(where: { TaggedFormat.guess(path: $0) == .conllu }) {
@@ -119,8 +120,8 @@ public final class TextTagger {
     private var splitter = SentenceSplitter(options: TextOptions(lowercase: false, keepPunctuation: true))
     private let output: (String) -> Void
 
-    public init(storePath: String, output: @escaping (String) -> Void) throws {
-        tagger = try TrainedStore(path: storePath).hmmTagger()
+    public init(storePath: String, beam: Double? = nil, output: @escaping (String) -> Void) throws {
+        tagger = try TrainedStore(path: storePath).hmmTagger(beam: beam)
         self.output = output
     }
 

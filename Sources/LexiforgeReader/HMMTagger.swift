@@ -24,6 +24,9 @@ public struct HMMTagger: Sendable {
     public let stateNames: [String]
     /// Whether words are lowercased before lookup (unsupervised stores built with lowercase).
     public let lowercase: Bool
+    /// Viterbi beam: after each word, state pairs scoring more than this (natural log) below the
+    /// best are dropped, as TnT does; nil keeps every pair (exact Viterbi).
+    public var beam: Float?
     /// Unknown words keep at most this many candidate tags.
     public static let maxUnknownCandidates = 8
 
@@ -45,7 +48,8 @@ public struct HMMTagger: Sendable {
     private let unknownEntry: Int32       // `<unk>` emissions (Baum-Welch) or the all-states entry
     private let boundaryEntry: Int32
 
-    public init(tables: HMMTables) {
+    public init(tables: HMMTables, beam: Double? = nil) {
+        self.beam = beam.map { Float($0) }
         let S = tables.stateCount
         stateCount = S
         stateNames = tables.states
@@ -293,6 +297,13 @@ public struct HMMTagger: Sendable {
                 delta.removeAll(keepingCapacity: true)
                 for u in 0..<pN {
                     let su = Int(cs[pS + u])
+                    var alive = false
+                    for w in 0..<ppN where prevDelta[w * pN + u] > -.infinity { alive = true; break }
+                    if !alive {
+                        // Every path into this pair was pruned (or impossible): skip its work.
+                        for _ in 0..<cN { delta.append(-.infinity); backs.append(0) }
+                        continue
+                    }
                     let mix: Float = lex >= 0 ? lexicalMix[lex * S + su] : 0
                     for v in 0..<cN {
                         let sv = Int(cs[cS + v])
@@ -316,6 +327,10 @@ public struct HMMTagger: Sendable {
                         delta.append(best + (e2 >= 0 ? emission2Score[(e2 * S + su) * S + sv] : sc[cS + v]))
                         backs.append(arg)
                     }
+                }
+                if let beam, delta.count > 1 {
+                    let top = delta.max() ?? 0
+                    if top > -.infinity { for k in delta.indices where delta[k] < top - beam { delta[k] = -.infinity } }
                 }
                 swap(&prevDelta, &delta)
                 ppE = pE

@@ -81,8 +81,8 @@ extension TrainedStore {
         }
     }
 
-    /// A Viterbi tagger over the store's hidden Markov tables.
-    public func hmmTagger() throws -> HMMTagger { HMMTagger(tables: try hmmTables()) }
+    /// A Viterbi tagger over the store's hidden Markov tables (`beam`: see ``HMMTagger/beam``).
+    public func hmmTagger(beam: Double? = nil) throws -> HMMTagger { HMMTagger(tables: try hmmTables(), beam: beam) }
 
     /// Every state (but `<s>`) with its top words and most likely next states (for `inspect`).
     public func hmmSummary(words: Int = 6, next: Int = 3) throws -> [HMMStateSummary] {

@@ -35,6 +35,9 @@ struct EvalTag: ParsableCommand {
     @Option(help: "How many confusions to list.")
     var confusions = 12
 
+    @Option(help: "Viterbi beam in natural-log units (e.g. 7 ≈ a factor of 1000); default: exact Viterbi.")
+    var beam: Double?
+
     @Option(help: "Also write every token as form, gold tag, predicted tag and known/unknown (tab-separated) to this file.")
     var tokens: String?
 
@@ -45,6 +48,7 @@ struct EvalTag: ParsableCommand {
     var timingPasses = 1
 
     func validate() throws {
+        if let beam, !(beam > 0) { throw ValidationError("--beam must be a positive number") }
         guard !gold.isEmpty else { throw ValidationError("name at least one gold file") }
         if let format, TaggedFormat(rawValue: format) == nil {
             throw ValidationError("--format \(format) is unknown; use conllu, slash or json")
@@ -56,7 +60,7 @@ struct EvalTag: ParsableCommand {
         try runReportingErrors {
             let progress = StageProgress(quiet: true)
             let result = try TagEval.run(storePath: store, gold: gold, format: format.flatMap(TaggedFormat.init(rawValue:)),
-                                         tagColumn: tagset.flatMap(TagColumn.init(rawValue:)), keepTokens: tokens != nil, timingPasses: timingPasses,
+                                         tagColumn: tagset.flatMap(TagColumn.init(rawValue:)), keepTokens: tokens != nil, timingPasses: timingPasses, beam: beam,
                                          progress: progress)
             if let tokens {
                 guard FileManager.default.createFile(atPath: tokens, contents: Data((result.tokenLines.joined(separator: "\n") + "\n").utf8)) else {

@@ -19,9 +19,16 @@ struct Tag: ParsableCommand {
     @Argument(help: "Text files (plain or .gz); standard input when none.")
     var files: [String] = []
 
+    @Option(help: "Viterbi beam in natural-log units (e.g. 7 ≈ a factor of 1000); default: exact Viterbi.")
+    var beam: Double?
+
+    func validate() throws {
+        if let beam, !(beam > 0) { throw ValidationError("--beam must be a positive number") }
+    }
+
     func run() throws {
         try runReportingErrors {
-            let tagger = try TextTagger(storePath: store) { print($0) }
+            let tagger = try TextTagger(storePath: store, beam: beam) { print($0) }
             if files.isEmpty {
                 while let line = readLine(strippingNewline: true) { tagger.feed(line: line) }
                 tagger.finish()

@@ -148,6 +148,14 @@ struct HMMViterbiTests {
         #expect(tagger.tag(["I", "saw", "her", "duck"]).map(\.description) == ["I/PRON", "saw/VERB", "her/DET", "duck/NOUN"])
     }
 
+    @Test func beamKeepsTheBestPathWhenWide() {
+        // The best path trails her/PRON by log(0.0192 / 0.0128) ≈ 0.41 after "her":
+        // a beam of 1 keeps it, a beam of 0.3 prunes it and greedy-like her/PRON wins.
+        let sentence = ["I", "saw", "her", "duck"]
+        #expect(HMMTagger(tables: Self.tables, beam: 1).tag(sentence).map(\.tag) == ["PRON", "VERB", "DET", "NOUN"])
+        #expect(HMMTagger(tables: Self.tables, beam: 0.3).tag(sentence).map(\.tag) == ["PRON", "VERB", "PRON", "VERB"])
+    }
+
     @Test func shortSentences() {
         let tagger = HMMTagger(tables: Self.tables)
         // "saw" alone: <s>→VERB is impossible, <s>→NOUN 0.2 · 0.1 · 0.6.
