@@ -115,7 +115,7 @@ public final class BaumWelch {
         var small = [Double](repeating: 0, count: chunks * stride)
         var emissionAcc = [Double](repeating: 0, count: chunks * V * K)
         let maxLength = zip(corpus.sentenceEnds, [0] + corpus.sentenceEnds).map { $0 - $1 }.max() ?? 0
-        let work = UnsafeMutablePointer<Double>.allocate(capacity: chunks * (2 * maxLength * K + 3 * K + maxLength + 1))
+        let work = UnsafeMutablePointer<Double>.allocate(capacity: chunks * Shared.workSize(K: K, maxLength: maxLength))
         defer { work.deallocate() }
 
         corpus.tokens.withUnsafeBufferPointer { tokens in
@@ -213,6 +213,49 @@ public final class BaumWelch {
 
     /// Raw pointers for the E-step threads; each chunk writes only its own slices.
     private struct Shared: @unchecked Sendable {
+        static func workSize(K: Int, maxLength: Int) -> Int { 3 * maxLength * K + 2 * K + maxLength + 1 }
+
+        /// out[j] = Σ_i x[i] · M[i·K + j], eight columns at a time in registers.
+        /// - Complexity: O(K²).
+        @inline(__always)
+        static func multiply(_ x: UnsafePointer<Double>, _ M: UnsafePointer<Double>, into out: UnsafeMutablePointer<Double>, K: Int) {
+            var jb = 0
+            while jb + 8 <= K {
+                var acc = SIMD8<Double>()
+                for i in 0..<K { acc += x[i] * UnsafeRawPointer(M + i * K + jb).loadUnaligned(as: SIMD8<Double>.self) }
+                for k in 0..<8 { out[jb + k] = acc[k] }
+                jb += 8
+            }
+            while jb < K {
+                var sum = 0.0
+                for i in 0..<K { sum += x[i] * M[i * K + jb] }
+                out[jb] = sum
+                jb += 1
+            }
+        }
+
+        /// out[i·K + j] += Σ_t a[t·K + i] · b[t·K + j] for t < count, accumulators in registers.
+        /// - Complexity: O(count · K²).
+        @inline(__always)
+        static func accumulateOuter(_ a: UnsafePointer<Double>, _ b: UnsafePointer<Double>, count: Int, into out: UnsafeMutablePointer<Double>, K: Int) {
+            for i in 0..<K {
+                let row = out + i * K
+                var jb = 0
+                while jb + 8 <= K {
+                    var acc = SIMD8<Double>()
+                    for t in 0..<count { acc += a[t * K + i] * UnsafeRawPointer(b + t * K + jb).loadUnaligned(as: SIMD8<Double>.self) }
+                    for k in 0..<8 { row[jb + k] += acc[k] }
+                    jb += 8
+                }
+                while jb < K {
+                    var sum = 0.0
+                    for t in 0..<count { sum += a[t * K + i] * b[t * K + jb] }
+                    row[jb] += sum
+                    jb += 1
+                }
+            }
+        }
+
         let tokens: UnsafePointer<Int32>, ends: UnsafePointer<Int>
         let pi: UnsafePointer<Double>, A: UnsafePointer<Double>, AT: UnsafePointer<Double>
         let fin: UnsafePointer<Double>, B: UnsafePointer<Double>
@@ -225,9 +268,10 @@ public final class BaumWelch {
             let xi = small + c * stride
             let endAcc = xi + K * K, startAcc = endAcc + K, massAcc = startAcc + K, llAcc = massAcc + K
             let emit = emissionAcc + c * V * K
-            let mine = work + c * (2 * maxLength * K + 3 * K + maxLength + 1)
-            let alpha = mine, beta = mine + maxLength * K, w = beta + maxLength * K, tmp = w + K
-            let gamma = tmp + K, scale = gamma + K
+            let mine = work + c * Self.workSize(K: K, maxLength: maxLength)
+            // α, β and the backward messages w_t(j) = b_j(o_t) β_t(j) / c_t, one row of K per token.
+            let alpha = mine, beta = mine + maxLength * K, wAll = beta + maxLength * K
+            let tmp = wAll + maxLength * K, gamma = tmp + K, scale = gamma + K
             var ll = 0.0
             for s in cuts[c]..<cuts[c + 1] {
                 let start = s == 0 ? 0 : ends[s - 1]
@@ -244,11 +288,7 @@ public final class BaumWelch {
                 var t = 1
                 while t < T {
                     let prev = alpha + (t - 1) * K, cur = alpha + t * K
-                    for j in 0..<K { tmp[j] = 0 }
-                    for i in 0..<K {
-                        let a = prev[i], row = A + i * K
-                        for j in 0..<K { tmp[j] += a * row[j] }
-                    }
+                    Self.multiply(prev, A, into: tmp, K: K)
                     let bt = B + Int(o[t]) * K
                     sum = 0
                     for j in 0..<K { let v = tmp[j] * bt[j]; cur[j] = v; sum += v }
@@ -277,16 +317,9 @@ public final class BaumWelch {
                     let next = beta + (t + 1) * K, cur = beta + t * K, al = alpha + t * K
                     let bn = B + Int(o[t + 1]) * K
                     let inv = 1 / scale[t + 1]
+                    let w = wAll + (t + 1) * K
                     for j in 0..<K { w[j] = bn[j] * next[j] * inv }
-                    for i in 0..<K {
-                        let a = al[i], row = xi + i * K
-                        for j in 0..<K { row[j] += a * w[j] }
-                    }
-                    for i in 0..<K { cur[i] = 0 }
-                    for j in 0..<K {
-                        let wj = w[j], col = AT + j * K
-                        for i in 0..<K { cur[i] += wj * col[i] }
-                    }
+                    Self.multiply(w, AT, into: cur, K: K)
                     let e = emit + Int(o[t]) * K
                     for i in 0..<K {
                         let g = al[i] * cur[i]
@@ -297,6 +330,8 @@ public final class BaumWelch {
                     if t == 0 { for i in 0..<K { startAcc[i] += gamma[i] } }
                     t -= 1
                 }
+                // Expected transitions: xi(i, j) += Σ_t α_t(i) w_{t+1}(j) (times A(i, j) at the M-step).
+                if T > 1 { Self.accumulateOuter(alpha, wAll + K, count: T - 1, into: xi, K: K) }
             }
             llAcc[0] = ll
         }
