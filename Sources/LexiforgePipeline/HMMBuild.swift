@@ -5,6 +5,13 @@ import LexiforgeReader
 import LexiforgeStoreWriter
 import LexiforgeText
 
+/// CPU time of the whole process (all threads), in seconds.
+func processCPUSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
+
 /// Everything that decides what `lexiforge hmm` builds.
 public struct HMMBuildConfig: Sendable {
     public enum Mode: Sendable, Equatable {
@@ -173,9 +180,11 @@ public enum HMMBuild {
         var previous = -Double.infinity
         for iteration in 1...max(bw.iterations, 1) {
             let started = Date()
+            let startedCPU = processCPUSeconds()
             let ll = trainer.iterate()
             let perToken = ll / Double(max(tokens.count, 1))
-            progress.say(String(format: "  iteration %d: log-likelihood %.6e (%.5f per token), %.2f s", iteration, ll, perToken, Date().timeIntervalSince(started)))
+            progress.say(String(format: "  iteration %d: log-likelihood %.6e (%.5f per token), %.2f s (%.2f CPU s)", iteration, ll, perToken,
+                                Date().timeIntervalSince(started), processCPUSeconds() - startedCPU))
             if previous.isFinite && (perToken - previous) < bw.tolerance { break }
             previous = perToken
         }

@@ -69,7 +69,7 @@ struct EvalTag: ParsableCommand {
             }
             print(result.render(confusionLimit: confusions))
             if measure {
-                FileHandle.standardError.write(Data(String(format: "measure: tagging %d tokens %.3f s, %.0f tokens/s\n", result.tokens, result.taggingSeconds, result.tokensPerSecond).utf8))
+                FileHandle.standardError.write(Data(String(format: "measure: tagging %d tokens %.3f s, %.0f tokens/s; %.3f CPU s, %.0f tokens per CPU second\n", result.tokens, result.taggingSeconds, result.tokensPerSecond, result.taggingCPUSeconds, result.tokensPerCPUSecond).utf8))
             }
         }
     }
