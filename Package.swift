@@ -7,6 +7,7 @@
 //   LexiforgeCorpus       reading corpora: files/gzip, BOM, CRLF, UTF-8 checks, Gutenberg boilerplate
 //   LexiforgeText         tokenizer and sentence splitter
 //   LexiforgeNgrams       n-gram tallies (plain values in, plain values out)
+//   LexiforgeWordlist     Android "combined" wordlists: streaming parser with diagnostics, writer
 //   LexiforgeStoreWriter  builds a store atomically from plain values (schema from LexiforgeReader)
 //   LexiforgePipeline     the stages wired together: ngrams, train (model files), inspect, suggest
 //   lexiforge             the thin command-line executable (the only ArgumentParser user)
@@ -43,6 +44,7 @@ let package = Package(
             ]),
         .target(name: "LexiforgeText"),
         .target(name: "LexiforgeNgrams", dependencies: ["LexiforgeReader"]),
+        .target(name: "LexiforgeWordlist", dependencies: ["LexiforgeReader", "LexiforgeCorpus", "CZlib"]),
         .target(
             name: "LexiforgeStoreWriter",
             dependencies: [
@@ -54,7 +56,7 @@ let package = Package(
             name: "LexiforgePipeline",
             dependencies: [
                 "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
-                "LexiforgeStoreWriter",
+                "LexiforgeStoreWriter", "LexiforgeWordlist",
             ]),
         .executableTarget(
             name: "lexiforge",
@@ -66,7 +68,7 @@ let package = Package(
             name: "LexiforgeTests",
             dependencies: [
                 "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
-                "LexiforgeStoreWriter", "LexiforgePipeline",
+                "LexiforgeStoreWriter", "LexiforgePipeline", "LexiforgeWordlist",
             ],
             exclude: ["Fixtures"]),
     ],

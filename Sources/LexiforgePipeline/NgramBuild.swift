@@ -147,11 +147,7 @@ public enum NgramBuild {
             Key.vocabulary: String(counts.words.count),
         ]
         if let name = config.modelName { meta[Key.model] = name }
-        if let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let seconds = Double(epoch) {
-            let formatter = ISO8601DateFormatter()
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            meta[Key.created] = formatter.string(from: Date(timeIntervalSince1970: seconds))
-        }
+        meta[Key.created] = buildTimestamp()
         return meta
     }
 }

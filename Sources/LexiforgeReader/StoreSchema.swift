@@ -12,9 +12,11 @@
 /// - `bigram(w1, w2, count)`, `trigram(w1, w2, w3, count)`, `fourgram(...)`, `fivegram(...)`:
 ///   `WITHOUT ROWID` tables keyed by the id tuple, present up to the store's order.
 /// - Views `unigram_view`, `bigram_view`, ... that show words instead of ids.
+/// - Version 2: the `lexicon*` tables of a keyboard wordlist (``lexiconCreationStatements()``), in
+///   stores built from one; word ids then follow the list (or merged) frequency order.
 public enum StoreSchema {
     /// Bumped whenever a table, column, index or view changes meaning or shape.
-    public static let version = 1
+    public static let version = 2
 
     /// `PRAGMA application_id`: "LXFG" (0x4C584647), so `file(1)`-style tools and our reader can tell
     /// a Lexiforge store from any other SQLite database.
