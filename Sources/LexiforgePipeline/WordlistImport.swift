@@ -76,7 +76,8 @@ public enum WordlistImport {
         for warning in read.warnings where !config.strict { progress.say(warning.description) }
         let failing = config.strict ? read.diagnostics : read.errors
         if !failing.isEmpty {
-            var problems = failing.map { $0.description + ($0.severity == .warning ? " (an error under --strict)" : "") }
+            // One line each; the CLI prefixes `error: `.
+            var problems = failing.map { "\($0.location): \($0.message)" + ($0.severity == .warning ? " (a warning, an error under --strict)" : "") }
             if read.omittedDiagnostics > 0 { problems.append("… and \(read.omittedDiagnostics) more problem(s) not listed") }
             problems.append("no store written; fix the list(s) and import again")
             throw PipelineError(problems)
@@ -102,12 +103,17 @@ public enum WordlistImport {
 
     /// Reserved tokens, the entries in order, then bigram targets outside the list (count 0).
     static func vocabulary(of lexicon: Lexicon) -> NgramCounts {
-        var words = [StoreSchema.unknownToken, StoreSchema.sentenceStartToken, StoreSchema.sentenceEndToken]
+        let reserved = [StoreSchema.unknownToken, StoreSchema.sentenceStartToken, StoreSchema.sentenceEndToken]
+        var words = reserved
         words.reserveCapacity(words.count + lexicon.entries.count)
-        var known = Set(words)
-        for entry in lexicon.entries where known.insert(entry.word).inserted { words.append(entry.word) }
-        for entry in lexicon.entries {
-            for case .bigram(let next, _, _) in entry.children where known.insert(next).inserted { words.append(next) }
+        // Entries are unique (the reader drops duplicates); only reserved tokens and bigram
+        // targets need checking.
+        for entry in lexicon.entries where !reserved.contains(entry.word) { words.append(entry.word) }
+        if lexicon.entries.contains(where: { $0.children.contains { if case .bigram = $0 { true } else { false } } }) {
+            var known = Set(words)
+            for entry in lexicon.entries {
+                for case .bigram(let next, _, _) in entry.children where known.insert(next).inserted { words.append(next) }
+            }
         }
         return NgramCounts(order: 1, words: words, unigramCounts: Array(repeating: 0, count: words.count))
     }

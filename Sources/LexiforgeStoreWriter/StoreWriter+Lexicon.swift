@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GRDB
 import GRDBSQLite
 import LexiforgeReader
@@ -11,16 +16,29 @@ import LexiforgeReader
 enum LexiconRows {
     static func insert(_ lexicon: Lexicon, words: [String], db: Database) throws {
         for sql in StoreSchema.lexiconCreationStatements() { try db.execute(sql: sql) }
-        var idOf: [String: Int64] = [:]
-        idOf.reserveCapacity(words.count)
-        for (id, word) in words.enumerated() { idOf[word] = Int64(id) }
+        // Ids by word. Usually entry i sits at id firstWord + i (an import) and no lookup is needed;
+        // the table is built only when that guess fails or a bigram needs its target's id.
+        var idTable: [String: Int64]?
+        func idOf(_ word: String) -> Int64? {
+            if idTable == nil {
+                var table: [String: Int64] = [:]
+                table.reserveCapacity(words.count)
+                for (id, w) in words.enumerated() { table[w] = Int64(id) }
+                idTable = table
+            }
+            return idTable![word]
+        }
         var ids: [Int64] = []
         ids.reserveCapacity(lexicon.entries.count)
-        for entry in lexicon.entries {
-            guard let id = idOf[entry.word] else {
+        let first = Int(StoreSchema.ReservedID.firstWord)
+        for (i, entry) in lexicon.entries.enumerated() {
+            if first + i < words.count, words[first + i] == entry.word {
+                ids.append(Int64(first + i))
+            } else if let id = idOf(entry.word) {
+                ids.append(id)
+            } else {
                 throw DatabaseError(resultCode: .SQLITE_CONSTRAINT, message: "lexicon word `\(entry.word)` has no word id")
             }
-            ids.append(id)
         }
         let order = ids.indices.sorted { ids[$0] < ids[$1] }
 
@@ -69,7 +87,7 @@ enum LexiconRows {
                     if let extra { shortcut.text(5, extra) } else { shortcut.null(5) }
                     try shortcut.step()
                 case .bigram(let next, let frequency, let extra):
-                    guard let nextID = idOf[next] else {
+                    guard let nextID = idOf(next) else {
                         throw DatabaseError(resultCode: .SQLITE_CONSTRAINT, message: "bigram target `\(next)` has no word id")
                     }
                     bigram.int(1, id); bigram.int(2, Int64(position)); bigram.int(3, nextID); bigram.int(4, Int64(frequency))
@@ -114,40 +132,67 @@ struct PrefixIndex {
     var topLists: [(String, [Int64])] = []
 
     init(entries: [LexiconEntry], ids: [Int64], threshold: Int = StoreSchema.lexiconPrefixThreshold, top: Int = StoreSchema.lexiconPrefixTop) {
-        var keys: [[UInt8]] = []
+        // Folded keys of the completable entries, packed in one arena (sorting compares with memcmp).
+        var arena: [UInt8] = []
+        arena.reserveCapacity(entries.count * 10)
+        var starts: [Int] = [0]
         var rankKey: [(frequency: Int, id: Int64)] = []
         for (i, entry) in entries.enumerated() {
             let folded = LexiconKey.fold(entry.word)
-            if LexiconKey.needsFoldedRow(word: entry.word, folded: folded) { foldedRows.append((folded, ids[i])) }
+            if folded != entry.word && LexiconKey.needsFoldedRow(word: entry.word, folded: folded) { foldedRows.append((folded, ids[i])) }
             guard !entry.attributes.contains(.notAWord), entry.frequency > 0 else { continue }
-            keys.append(Array(folded.utf8))
+            arena.append(contentsOf: folded.utf8)
+            starts.append(arena.count)
             rankKey.append((entry.frequency, ids[i]))
         }
         foldedRows.sort { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) || ($0.0 == $1.0 && $0.1 < $1.1) }
-        let sorted = keys.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }
+        let count = rankKey.count
+        var sorted = Array(0..<count)
+        arena.withUnsafeBufferPointer { a in
+            let base = a.baseAddress ?? UnsafePointer(bitPattern: 1)!
+            sorted.sort { x, y in
+                let lx = starts[x + 1] - starts[x], ly = starts[y + 1] - starts[y]
+                let c = memcmp(base + starts[x], base + starts[y], min(lx, ly))
+                return c != 0 ? c < 0 : lx < ly
+            }
+        }
+        @inline(__always) func length(_ k: Int) -> Int { starts[k + 1] - starts[k] }
+        @inline(__always) func byte(_ k: Int, _ depth: Int) -> UInt8 { arena[starts[k] + depth] }
         // Depth-first over the trie of folded keys: a node with more than `threshold` words gets its
         // top list and is split further; smaller nodes are left to range scans.
         var stack: [(range: Range<Int>, depth: Int)] = [(0..<sorted.count, 0)]
         var lists: [(String, [Int64])] = []
-        if sorted.count > threshold {
-            var members = rankKey
-            members.sort { $0.frequency != $1.frequency ? $0.frequency > $1.frequency : $0.id < $1.id }
-            lists.append(("", members.prefix(top).map(\.id)))
+        // Rank of every completable entry (0 = most frequent); a node's top list is its `top` smallest ranks.
+        var byRank = Array(0..<count)
+        byRank.sort { rankKey[$0].frequency != rankKey[$1].frequency ? rankKey[$0].frequency > rankKey[$1].frequency : rankKey[$0].id < rankKey[$1].id }
+        var rankOf = [Int](repeating: 0, count: count)
+        for (rank, k) in byRank.enumerated() { rankOf[k] = rank }
+        func best(_ members: ArraySlice<Int>) -> [Int64] {
+            var chosen: [Int] = []   // ranks, ascending
+            chosen.reserveCapacity(top + 1)
+            for k in members {
+                let rank = rankOf[k]
+                if chosen.count == top, rank >= chosen[top - 1] { continue }
+                var at = chosen.count
+                while at > 0 && chosen[at - 1] > rank { at -= 1 }
+                chosen.insert(rank, at: at)
+                if chosen.count > top { chosen.removeLast() }
+            }
+            return chosen.map { rankKey[byRank[$0]].id }
         }
+        if count > threshold { lists.append(("", best(sorted[...]))) }
         while let (range, depth) = stack.popLast() {
             var start = range.lowerBound
             while start < range.upperBound {
                 // Skip keys that end at this depth (they belong to the parent node only).
-                guard keys[sorted[start]].count > depth else { start += 1; continue }
-                let byte = keys[sorted[start]][depth]
+                guard length(sorted[start]) > depth else { start += 1; continue }
+                let first = byte(sorted[start], depth)
                 var end = start + 1
-                while end < range.upperBound, keys[sorted[end]].count > depth, keys[sorted[end]][depth] == byte { end += 1 }
+                while end < range.upperBound, length(sorted[end]) > depth, byte(sorted[end], depth) == first { end += 1 }
                 if end - start > threshold {
-                    let prefixBytes = keys[sorted[start]][0...depth]
+                    let prefixBytes = arena[starts[sorted[start]]...(starts[sorted[start]] + depth)]
                     if let prefix = String(validating: prefixBytes, as: UTF8.self) {
-                        var members = sorted[start..<end].map { rankKey[$0] }
-                        members.sort { $0.frequency != $1.frequency ? $0.frequency > $1.frequency : $0.id < $1.id }
-                        lists.append((prefix, members.prefix(top).map(\.id)))
+                        lists.append((prefix, best(sorted[start..<end])))
                     }
                     stack.append((start..<end, depth + 1))
                 }

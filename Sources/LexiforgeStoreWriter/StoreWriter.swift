@@ -112,9 +112,10 @@ public enum StoreWriter {
                     }
                     let metaInsert = try db.makeStatement(sql: "INSERT INTO meta(key, value) VALUES (?, ?)")
                     for key in meta.keys.sorted() { try metaInsert.execute(arguments: [key, meta[key]!]) }
-                    let wordInsert = try db.makeStatement(sql: "INSERT INTO word(id, text, count) VALUES (?, ?, ?)")
+                    let wordInsert = try RawStatement(db, "INSERT INTO word(id, text, count) VALUES (?, ?, ?)")
                     for (id, word) in counts.words.enumerated() {
-                        try wordInsert.execute(arguments: [id, word, Int64(counts.unigramCounts[id])])
+                        wordInsert.int(1, Int64(id)); wordInsert.text(2, word); wordInsert.int(3, Int64(counts.unigramCounts[id]))
+                        try wordInsert.step()
                     }
                     for table in counts.tables {
                         try insert(table, into: StoreSchema.ngramTable(order: table.n), db: db)

@@ -21,9 +21,10 @@ public struct WordlistDiagnostic: Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String {
-        "\(file)\(line.map { ":\($0)" } ?? ""): \(severity.rawValue): \(message)"
-    }
+    /// `FILE:LINE` (or `FILE` for problems of the whole file).
+    public var location: String { "\(file)\(line.map { ":\($0)" } ?? "")" }
+
+    public var description: String { "\(location): \(severity.rawValue): \(message)" }
 }
 
 /// Why a wordlist import failed: every error (and, under `--strict`, every warning), in file order.

@@ -88,8 +88,10 @@ struct FileParser {
     private var sawContent = false
     /// Index in `lexicon.entries` of the entry child lines belong to.
     private var current: Int?
-    /// The current entry was a duplicate: its child lines are dropped with it.
+    /// The current entry was a duplicate or had errors: its child lines are checked, not kept.
     private var skipping = false
+    /// An entry line (good or bad) has been seen, so child lines have a parent.
+    private var sawEntry = false
     private var childPosition = 0
     private var entries = 0
     private var crlfLines = 0
@@ -122,7 +124,7 @@ struct FileParser {
         do {
             source = try ByteSource(path: path)
         } catch {
-            report(.error, line: nil, error.description)
+            report(.error, line: nil, Self.message(for: error))
             return nil
         }
         if path.hasSuffix(".gz") && !source.gzip {
@@ -158,7 +160,7 @@ struct FileParser {
                 }
             }
         } catch {
-            report(.error, line: lineNumber + 1, "\(error.description) (after \(lineNumber) complete line(s))")
+            report(.error, line: lineNumber + 1, Self.message(for: error) + " (after \(lineNumber) complete line(s))")
             return summary(source, textBytes: textBytes)
         }
         if !carry.isEmpty {
@@ -173,6 +175,17 @@ struct FileParser {
             report(.error, line: nil, "empty file; expected a header line `dictionary=…` and entry lines ` word=…,f=…`")
         }
         return summary(source, textBytes: textBytes)
+    }
+
+    /// What went wrong with the file as a whole, without the path (the diagnostic carries it).
+    static func message(for error: CorpusError) -> String {
+        switch error {
+        case .missing: return "no such file; check the path"
+        case .isDirectory: return "is a directory; expected a .combined or .combined.gz wordlist file"
+        case .unreadable(_, let reason): return "cannot be read (\(reason)); check its permissions"
+        case .corruptGzip(_, let reason): return "corrupt gzip data (\(reason)); expected a complete gzip stream: download or provision the file again"
+        default: return error.description
+        }
     }
 
     private func summary(_ source: ByteSource, textBytes: Int) -> WordlistFileSummary {
@@ -256,6 +269,7 @@ struct FileParser {
 
     private mutating func entry(_ body: UnsafeBufferPointer<UInt8>) {
         current = nil
+        sawEntry = true
         skipping = false
         childPosition = 0
         split(body)
@@ -265,8 +279,10 @@ struct FileParser {
         var flags: String?
         var attributes: LexiconAttributes = []
         var extra: [LexiconEntry.ExtraKey] = []
-        var typedOrder: [Int] = []
-        var keysSeen: Set<String> = []
+        var typedSeen = 0          // bit i: CombinedFormat.typedKeyOrder[i] seen
+        var lastTyped = -1
+        var outOfOrder = false
+        var otherKeys: [String] = []
         var ok = true
         for (position, field) in fields.enumerated() {
             guard field.valueStart >= 0, field.keyEnd > field.keyStart else {
@@ -274,13 +290,29 @@ struct FileParser {
                 ok = false
                 continue
             }
-            guard let key = string(body, field.keyStart, field.keyEnd, escaped: false) else { ok = false; continue }
-            if !keysSeen.insert(key).inserted {
-                report(.error, line: lineNumber, "key `\(key)` appears twice; expected each key once per line")
-                ok = false
-                continue
+            // Typed keys are recognized by their bytes; only other keys become strings.
+            let typed = Self.typedKeyIndex(body, field)
+            let key: String
+            if let typed {
+                key = CombinedFormat.typedKeyOrder[typed]
+                if typedSeen & (1 << typed) != 0 {
+                    report(.error, line: lineNumber, "key `\(key)` appears twice; expected each key once per line")
+                    ok = false
+                    continue
+                }
+                typedSeen |= 1 << typed
+                if typed < lastTyped { outOfOrder = true }
+                lastTyped = typed
+            } else {
+                guard let other = string(body, field.keyStart, field.keyEnd, escaped: false) else { ok = false; continue }
+                if otherKeys.contains(other) {
+                    report(.error, line: lineNumber, "key `\(other)` appears twice; expected each key once per line")
+                    ok = false
+                    continue
+                }
+                otherKeys.append(other)
+                key = other
             }
-            if let typed = CombinedFormat.typedKeyOrder.firstIndex(of: key) { typedOrder.append(typed) }
             switch key {
             case CombinedFormat.wordTag:
                 guard let value = string(body, field.valueStart, field.end, escaped: field.escaped) else { ok = false; continue }
@@ -303,7 +335,6 @@ struct FileParser {
                 if value == CombinedFormat.trueValue {
                     attributes.insert(key == CombinedFormat.notAWordTag ? .notAWord : .possiblyOffensive)
                 } else if value == CombinedFormat.falseValue {
-                    typedOrder.removeLast()
                     extra.append(.init(position: position, key: key, value: value))
                 } else {
                     report(.error, line: lineNumber, "\(key)=\(value): expected \(key)=true or \(key)=false")
@@ -314,13 +345,14 @@ struct FileParser {
                 extra.append(.init(position: position, key: key, value: value))
             }
         }
-        if frequency == nil && !keysSeen.contains(CombinedFormat.frequencyTag) {
+        if frequency == nil && typedSeen & (1 << 1) == 0 {
             report(.error, line: lineNumber, "no f= in the entry; expected ` word=WORD,f=N` with N from 0 to 255")
             ok = false
         }
         guard ok, let word, let frequency else { skipping = true; return }
-        if typedOrder != typedOrder.sorted() {
-            let written = typedOrder.sorted().map { CombinedFormat.typedKeyOrder[$0] }.joined(separator: ",")
+        if outOfOrder {
+            let written = CombinedFormat.typedKeyOrder.indices.filter { typedSeen & (1 << $0) != 0 }
+                .map { CombinedFormat.typedKeyOrder[$0] }.joined(separator: ",")
             report(.warning, line: lineNumber, "keys in an unusual order; expected \(written) (the export writes that order)")
         }
         if let first = seen[word] {
@@ -339,11 +371,12 @@ struct FileParser {
 
     /// A child line; `kind` is the body when the line is indented by exactly two spaces.
     private mutating func child(raw: UnsafeBufferPointer<UInt8>, body: UnsafeBufferPointer<UInt8>, kind: UnsafeBufferPointer<UInt8>?) {
-        if skipping { return }
-        guard let index = current else {
+        guard sawEntry else {
             report(.error, line: lineNumber, "child line before any word: `\(preview(body))`; expected an entry ` word=…` above it")
             return
         }
+        // Under a dropped entry the line is still checked, but not kept.
+        let index = skipping ? nil : current
         defer { childPosition += 1 }
         if let kind, startsWith(kind, CombinedFormat.shortcutTag + "=") || startsWith(kind, CombinedFormat.bigramTag + "=") {
             let isShortcut = startsWith(kind, CombinedFormat.shortcutTag + "=")
@@ -366,14 +399,14 @@ struct FileParser {
                     guard let f = number(kind, fields[1], key: "f", range: CombinedFormat.frequencyRange, expected: "an integer from 0 to 255 or `whitelist`") else { return }
                     frequency = f
                 }
-                lexicon.entries[index].children.append(.shortcut(target: target, frequency: frequency, extra: extra))
+                if let index { lexicon.entries[index].children.append(.shortcut(target: target, frequency: frequency, extra: extra)) }
             } else {
                 guard let f = number(kind, fields[1], key: "f", range: CombinedFormat.frequencyRange) else { return }
-                lexicon.entries[index].children.append(.bigram(next: target, frequency: f, extra: extra))
+                if let index { lexicon.entries[index].children.append(.bigram(next: target, frequency: f, extra: extra)) }
             }
             return
         }
-        guard let line = string(raw, 0, raw.count, escaped: false) else { return }
+        guard let line = string(raw, 0, raw.count, escaped: false), let index else { return }
         lexicon.entries[index].children.append(.other(line: line))
     }
 
@@ -441,6 +474,7 @@ struct FileParser {
             digits += 1
             i += 1
         }
+        if digits > 0, i == field.end, digits <= 10, range.contains(value) { return value }
         let raw = text(body, field.valueStart, field.end)
         let wanted = expected ?? "an integer from \(range.lowerBound) to \(range.upperBound)"
         guard digits > 0, i == field.end else {
@@ -452,6 +486,20 @@ struct FileParser {
             return nil
         }
         return value
+    }
+
+    private static let typedKeyBytes: [[UInt8]] = CombinedFormat.typedKeyOrder.map { Array($0.utf8) }
+
+    /// The index in ``CombinedFormat/typedKeyOrder`` of the field's key, if it is a typed one.
+    @inline(__always)
+    private static func typedKeyIndex(_ body: UnsafeBufferPointer<UInt8>, _ field: Field) -> Int? {
+        let length = field.keyEnd - field.keyStart
+        for (index, bytes) in typedKeyBytes.enumerated() where bytes.count == length {
+            var equal = true
+            for j in 0..<length where body[field.keyStart + j] != bytes[j] { equal = false; break }
+            if equal { return index }
+        }
+        return nil
     }
 
     private func startsWith(_ body: UnsafeBufferPointer<UInt8>, _ prefix: String) -> Bool {
