@@ -49,7 +49,8 @@ extension TrainedStore {
     public func completions(of prefix: String, limit: Int = 3, allowOffensive: Bool = false) throws -> [Completion] {
         let key = LexiconKey.fold(prefix)
         do {
-            return try queue.read { db in
+            // No wrapping transaction (the store is read-only): one statement for a hot prefix.
+            return try queue.inDatabase { db in
                 if limit <= StoreSchema.lexiconPrefixTop {
                     let hot = try Row.fetchCursor(db.cachedStatement(sql: Self.hotSQL), arguments: [key])
                     var result: [Completion] = []
