@@ -8,6 +8,7 @@
 //   LexiforgeText         tokenizer and sentence splitter
 //   LexiforgeNgrams       n-gram tallies (plain values in, plain values out)
 //   LexiforgeHMM          hidden Markov models: supervised (TnT) and Baum-Welch training
+//   LexiforgeWordlist     Android "combined" wordlists: streaming parser with diagnostics, writer
 //   LexiforgeStoreWriter  builds a store atomically from plain values (schema from LexiforgeReader)
 //   LexiforgePipeline     the stages wired together: ngrams, train (model files), inspect, suggest
 //   lexiforge             the thin command-line executable (the only ArgumentParser user)
@@ -45,6 +46,7 @@ let package = Package(
         .target(name: "LexiforgeText"),
         .target(name: "LexiforgeNgrams", dependencies: ["LexiforgeReader"]),
         .target(name: "LexiforgeHMM", dependencies: ["LexiforgeReader"]),
+        .target(name: "LexiforgeWordlist", dependencies: ["LexiforgeReader", "LexiforgeCorpus", "CZlib"]),
         .target(
             name: "LexiforgeStoreWriter",
             dependencies: [
@@ -56,8 +58,7 @@ let package = Package(
             name: "LexiforgePipeline",
             dependencies: [
                 "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
-                "LexiforgeStoreWriter",
-                "LexiforgeHMM",
+                "LexiforgeStoreWriter", "LexiforgeHMM", "LexiforgeWordlist",
             ]),
         .executableTarget(
             name: "lexiforge",
@@ -69,8 +70,7 @@ let package = Package(
             name: "LexiforgeTests",
             dependencies: [
                 "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
-                "LexiforgeStoreWriter", "LexiforgePipeline",
-                "LexiforgeHMM",
+                "LexiforgeStoreWriter", "LexiforgePipeline", "LexiforgeHMM", "LexiforgeWordlist",
             ],
             exclude: ["Fixtures"]),
     ],

@@ -70,6 +70,9 @@ public struct CorpusManifest: Sendable {
 /// `corpora` names entries of the manifest beside the model file; `order` (1-5, default 3),
 /// `lowercase` (default false), `keep_punctuation` (default false) and `replace_invalid_utf8` (default false) are the options of
 /// `lexiforge ngrams`. Unknown keys are an error, so a typo never silently changes a model.
+/// `wordlists` (manifest names of combined wordlists) merges their lexicon with the counts, as
+/// `frequency_source` ("mix", "list" or "corpus"), `list_weight` (0-1) and `min_corpus_count`
+/// say (see ``LexiconMerge``).
 public struct ModelFile: Sendable, Equatable {
     public var name: String
     public var description: String
@@ -78,8 +81,11 @@ public struct ModelFile: Sendable, Equatable {
     public var lowercase: Bool
     public var keepPunctuation: Bool
     public var replaceInvalidUTF8: Bool
+    public var wordlists: [String] = []
+    public var merge = LexiconMergeOptions()
 
-    public static let knownKeys: Set<String> = ["name", "description", "corpora", "order", "lowercase", "keep_punctuation", "replace_invalid_utf8"]
+    public static let knownKeys: Set<String> = ["name", "description", "corpora", "order", "lowercase", "keep_punctuation", "replace_invalid_utf8",
+                                                "wordlists", "frequency_source", "list_weight", "min_corpus_count"]
 
     public init(path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -110,6 +116,8 @@ public struct ModelFile: Sendable, Equatable {
         if keepPunctuation == nil { problems.append("\(path): \"keep_punctuation\" must be true or false") }
         let replace = dict["replace_invalid_utf8"] == nil ? false : dict["replace_invalid_utf8"] as? Bool
         if replace == nil { problems.append("\(path): \"replace_invalid_utf8\" must be true or false") }
+        let wordlistKeys = Self.parseWordlistKeys(dict, path: path)
+        problems += wordlistKeys.problems
         if !problems.isEmpty { throw PipelineError(problems) }
         self.name = name!
         self.description = dict["description"] as? String ?? ""
@@ -118,6 +126,8 @@ public struct ModelFile: Sendable, Equatable {
         self.lowercase = lowercase!
         self.keepPunctuation = keepPunctuation!
         self.replaceInvalidUTF8 = replace!
+        self.wordlists = wordlistKeys.wordlists
+        self.merge = wordlistKeys.merge
     }
 }
 
@@ -129,6 +139,7 @@ public struct ModelFile: Sendable, Equatable {
 public enum Train {
     public static func run(modelPath: String, output: String, strict: Bool, progress: StageProgress) throws -> NgramBuildReport {
         let model = try ModelFile(path: modelPath)
+        let lexiconMerge = try readWordlists(of: model, modelPath: modelPath, strict: strict, progress: progress)
         let manifestPath = URL(fileURLWithPath: modelPath).deletingLastPathComponent().appendingPathComponent("manifest.tsv").path
         let manifest = try CorpusManifest(path: manifestPath)
         var inputs: [String] = []
@@ -155,6 +166,7 @@ public enum Train {
         config.strict = strict
         config.modelName = model.name
         config.expectedSHA256 = expected
+        config.lexiconMerge = lexiconMerge
         progress.say("model \(model.name): \(model.description)")
         return try NgramBuild.run(config, progress: progress)
     }

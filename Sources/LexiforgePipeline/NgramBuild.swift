@@ -26,6 +26,8 @@ public struct NgramBuildConfig: Sendable {
     public var modelName: String?
     /// Expected sha256 per input path (from the corpus manifest); a mismatch fails the build.
     public var expectedSHA256: [String: String] = [:]
+    /// Wordlists to merge with the counts (`train` with a model naming `wordlists`).
+    public var lexiconMerge: LexiconMergeInput?
 
     public init(inputs: [String], output: String) {
         self.inputs = inputs
@@ -103,11 +105,22 @@ public enum NgramBuild {
         if !errors.isEmpty { throw PipelineError(errors) }
 
         progress.stage(2, of: 3, "Sorting \(counter.vocabularySize) words and their n-grams")
-        let counts = counter.finish()
+        var counts = counter.finish()
+        var lexicon: Lexicon?
+        var mergeSummary: String?
+        if let merge = config.lexiconMerge {
+            let merged = LexiconMerge.merge(counts: counts, input: merge)
+            progress.say("  merged \(merge.lexicon.entries.count) list entries with the counts: \(merged.shared) in both, \(merged.added) added from the corpora")
+            (counts, lexicon, mergeSummary) = (merged.counts, merged.lexicon, merged.summary)
+        }
 
         progress.stage(3, of: 3, "Writing \(config.output)")
-        let meta = provenance(config: config, summaries: summaries, counts: counts)
-        try StoreWriter.write(counts: counts, meta: meta, to: file)
+        var meta = provenance(config: config, summaries: summaries, counts: counts)
+        if let lexicon, let mergeSummary {
+            meta[StoreSchema.LexiconMetaKey.entries] = String(lexicon.entries.count)
+            meta[StoreSchema.LexiconMetaKey.merge] = mergeSummary
+        }
+        try StoreWriter.write(counts: counts, lexicon: lexicon, meta: meta, to: file)
         progress.endStage()
         let bytes = (try? FileManager.default.attributesOfItem(atPath: config.output)[.size] as? Int) ?? 0
         return NgramBuildReport(
@@ -147,11 +160,7 @@ public enum NgramBuild {
             Key.vocabulary: String(counts.words.count),
         ]
         if let name = config.modelName { meta[Key.model] = name }
-        if let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let seconds = Double(epoch) {
-            let formatter = ISO8601DateFormatter()
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            meta[Key.created] = formatter.string(from: Date(timeIntervalSince1970: seconds))
-        }
+        meta[Key.created] = buildTimestamp()
         return meta
     }
 }

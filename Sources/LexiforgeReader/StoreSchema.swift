@@ -13,7 +13,9 @@
 ///   `WITHOUT ROWID` tables keyed by the id tuple, present up to the store's order.
 /// - Views `unigram_view`, `bigram_view`, ... that show words instead of ids.
 /// - Version 2 adds the hidden Markov tables (`hmm_*`, see ``StoreSchema/HMM``), present only in
-///   stores built by `lexiforge hmm`.
+///   stores built by `lexiforge hmm`, and the `lexicon*` tables of a keyboard wordlist
+///   (``lexiconCreationStatements()``), in stores built from one; word ids then follow the list
+///   (or merged) frequency order.
 public enum StoreSchema {
     /// Bumped whenever a table, column, index or view changes meaning or shape.
     public static let version = 2

@@ -88,8 +88,10 @@ public final class AtomicStoreFile {
 /// secondary indexes are built after the rows, and `user_version` is stamped last.
 /// Identical inputs give byte-identical files (no timestamps unless the caller puts one in `meta`).
 public enum StoreWriter {
+    /// `lexicon`, when given, fills the `lexicon*` tables (``StoreSchema/lexiconCreationStatements()``);
+    /// every entry's word must be in `counts.words`.
     public static func write(
-        counts: NgramCounts, meta: [String: String], to file: AtomicStoreFile
+        counts: NgramCounts, lexicon: Lexicon? = nil, meta: [String: String], to file: AtomicStoreFile
     ) throws(StoreWriteError) {
         do {
             var configuration = Configuration()
@@ -97,7 +99,7 @@ public enum StoreWriter {
             let queue = try DatabaseQueue(path: file.temporaryPath, configuration: configuration)
             try queue.writeWithoutTransaction { db in
                 try db.execute(sql: """
-                    PRAGMA page_size = \(pageSize(for: counts));
+                    PRAGMA page_size = \(pageSize(for: counts, lexicon: lexicon));
                     PRAGMA journal_mode = OFF;
                     PRAGMA synchronous = OFF;
                     PRAGMA locking_mode = EXCLUSIVE;
@@ -110,13 +112,15 @@ public enum StoreWriter {
                     }
                     let metaInsert = try db.makeStatement(sql: "INSERT INTO meta(key, value) VALUES (?, ?)")
                     for key in meta.keys.sorted() { try metaInsert.execute(arguments: [key, meta[key]!]) }
-                    let wordInsert = try db.makeStatement(sql: "INSERT INTO word(id, text, count) VALUES (?, ?, ?)")
+                    let wordInsert = try RawStatement(db, "INSERT INTO word(id, text, count) VALUES (?, ?, ?)")
                     for (id, word) in counts.words.enumerated() {
-                        try wordInsert.execute(arguments: [id, word, Int64(counts.unigramCounts[id])])
+                        wordInsert.int(1, Int64(id)); wordInsert.text(2, word); wordInsert.int(3, Int64(counts.unigramCounts[id]))
+                        try wordInsert.step()
                     }
                     for table in counts.tables {
                         try insert(table, into: StoreSchema.ngramTable(order: table.n), db: db)
                     }
+                    if let lexicon { try LexiconRows.insert(lexicon, words: counts.words, db: db) }
                     for sql in StoreSchema.creationStatements(order: counts.order)
                     where sql.hasPrefix("CREATE UNIQUE INDEX") || sql.hasPrefix("CREATE INDEX") {
                         try db.execute(sql: sql)
@@ -142,8 +146,8 @@ public enum StoreWriter {
 
     /// Small stores (what a keyboard ships for one chapter or one app) use 1 KiB pages, which waste
     /// less in the partly filled last page of each table and index; larger ones SQLite's default 4 KiB.
-    static func pageSize(for counts: NgramCounts) -> Int {
-        let rows = counts.words.count + counts.tables.reduce(0) { $0 + $1.entryCount }
+    static func pageSize(for counts: NgramCounts, lexicon: Lexicon? = nil) -> Int {
+        let rows = counts.words.count + counts.tables.reduce(0) { $0 + $1.entryCount } + (lexicon?.entries.count ?? 0)
         return rows < 100_000 ? 1024 : 4096
     }
 

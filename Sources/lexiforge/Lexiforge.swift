@@ -17,7 +17,10 @@ struct Lexiforge: ParsableCommand {
               lexiforge suggest Artifacts/ch1.sqlite "I think"
             """,
         version: toolchainVersion,
-        subcommands: [Ngrams.self, Train.self, Inspect.self, Suggest.self, Hmm.self, Tag.self, Eval.self])
+        subcommands: [
+            Ngrams.self, Train.self, Inspect.self, Suggest.self, Hmm.self, Tag.self, Eval.self,
+            Wordlist.self, Complete.self, BenchComplete.self,
+        ])
 }
 
 /// Options every building command shares.
