@@ -36,6 +36,8 @@ let package = Package(
             name: "LexiforgeReader",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // Raw statements for the hot query loops (GRDB's own SQLite module).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
         .target(
             name: "LexiforgeCorpus",

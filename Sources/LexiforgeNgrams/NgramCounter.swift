@@ -13,6 +13,13 @@ public struct NgramCounts: Sendable, Equatable {
         public var counts: [UInt32]
         public var entryCount: Int { counts.count }
 
+        /// A table from `n` ids per entry (sorted) and one count per entry.
+        public init(n: Int, keys: [UInt32], counts: [UInt32]) {
+            self.n = n
+            self.keys = keys
+            self.counts = counts
+        }
+
         public func ids(of entry: Int) -> ArraySlice<UInt32> { keys[(entry * n)..<((entry + 1) * n)] }
     }
 
@@ -28,6 +35,17 @@ public struct NgramCounts: Sendable, Equatable {
     public var sentences: Int
 
     public func table(order n: Int) -> Table { tables[n - 2] }
+
+    /// Counts from their parts (a store read back, a test fixture). Tables must be sorted by id
+    /// tuple and closed under prefixes and suffixes, as ``NgramCounter`` makes them.
+    public init(order: Int, words: [String], unigramCounts: [UInt64], tables: [Table], tokens: Int, sentences: Int) {
+        self.order = order
+        self.words = words
+        self.unigramCounts = unigramCounts
+        self.tables = tables
+        self.tokens = tokens
+        self.sentences = sentences
+    }
 }
 
 /// Counts the n-grams of orders 1...N in sentences of tokens.

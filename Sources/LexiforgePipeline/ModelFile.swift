@@ -69,10 +69,12 @@ public struct CorpusManifest: Sendable {
 /// ```
 /// `corpora` names entries of the manifest beside the model file; `order` (1-5, default 3),
 /// `lowercase` (default false), `keep_punctuation` (default false) and `replace_invalid_utf8` (default false) are the options of
-/// `lexiforge ngrams`. Unknown keys are an error, so a typo never silently changes a model.
+/// `lexiforge ngrams`; so are the language-model keys `language_model` (default false),
+/// `min_count` (array of counts per order from 2, like `--min-count 1,2`; needs `language_model`),
+/// `prune` (entropy threshold, default 0; needs `language_model`) and `vocab_size` (default: all).
 /// `wordlists` (manifest names of combined wordlists) merges their lexicon with the counts, as
 /// `frequency_source` ("mix", "list" or "corpus"), `list_weight` (0-1) and `min_corpus_count`
-/// say (see ``LexiconMerge``).
+/// say (see ``LexiconMerge``). Unknown keys are an error, so a typo never silently changes a model.
 public struct ModelFile: Sendable, Equatable {
     public var name: String
     public var description: String
@@ -83,9 +85,16 @@ public struct ModelFile: Sendable, Equatable {
     public var replaceInvalidUTF8: Bool
     public var wordlists: [String] = []
     public var merge = LexiconMergeOptions()
+    public var asciiApostrophes: Bool = false
+    public var languageModel: Bool = false
+    /// Per order from 2, as `--min-count`.
+    public var minCount: [Int] = []
+    public var prune: Double = 0
+    public var vocabSize: Int?
 
     public static let knownKeys: Set<String> = ["name", "description", "corpora", "order", "lowercase", "keep_punctuation", "replace_invalid_utf8",
-                                                "wordlists", "frequency_source", "list_weight", "min_corpus_count"]
+                                                "wordlists", "frequency_source", "list_weight", "min_corpus_count",
+                                                "ascii_apostrophes", "language_model", "min_count", "prune", "vocab_size"]
 
     public init(path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -118,7 +127,27 @@ public struct ModelFile: Sendable, Equatable {
         if replace == nil { problems.append("\(path): \"replace_invalid_utf8\" must be true or false") }
         let wordlistKeys = Self.parseWordlistKeys(dict, path: path)
         problems += wordlistKeys.problems
+        let asciiApostrophes = dict["ascii_apostrophes"] == nil ? false : dict["ascii_apostrophes"] as? Bool
+        if asciiApostrophes == nil { problems.append("\(path): \"ascii_apostrophes\" must be true or false") }
+        let languageModel = dict["language_model"] == nil ? false : dict["language_model"] as? Bool
+        if languageModel == nil { problems.append("\(path): \"language_model\" must be true or false") }
+        let minCount = dict["min_count"] == nil ? [] : (dict["min_count"] as? [Int])
+        if minCount == nil || minCount!.contains(where: { $0 < 1 }) || zip(minCount!, minCount!.dropFirst()).contains(where: { $0 > $1 }) {
+            problems.append("\(path): \"min_count\" must be an array of counts ≥ 1 per order from 2, not decreasing (e.g. [1, 2])")
+        }
+        let prune = dict["prune"] == nil ? 0 : (dict["prune"] as? NSNumber)?.doubleValue
+        if prune == nil || prune! < 0 { problems.append("\(path): \"prune\" must be 0 (off) or a positive entropy threshold such as 1e-7") }
+        let vocabSize = dict["vocab_size"] as? Int
+        if dict["vocab_size"] != nil && (vocabSize == nil || vocabSize! < 1) { problems.append("\(path): \"vocab_size\" must be a positive integer") }
+        if languageModel == false && ((minCount ?? []).contains { $0 > 1 } || (prune ?? 0) > 0) {
+            problems.append("\(path): \"min_count\" and \"prune\" prune the language model; add \"language_model\": true")
+        }
         if !problems.isEmpty { throw PipelineError(problems) }
+        self.asciiApostrophes = asciiApostrophes!
+        self.languageModel = languageModel!
+        self.minCount = minCount!
+        self.prune = prune!
+        self.vocabSize = vocabSize
         self.name = name!
         self.description = dict["description"] as? String ?? ""
         self.corpora = corpora!
@@ -167,6 +196,11 @@ public enum Train {
         config.modelName = model.name
         config.expectedSHA256 = expected
         config.lexiconMerge = lexiconMerge
+        config.languageModel = model.languageModel
+        config.text.asciiApostrophes = model.asciiApostrophes
+        config.estimation.minCounts = model.minCount.isEmpty ? [] : [1] + model.minCount
+        config.estimation.entropyThreshold = model.prune
+        config.vocabularySize = model.vocabSize
         progress.say("model \(model.name): \(model.description)")
         return try NgramBuild.run(config, progress: progress)
     }

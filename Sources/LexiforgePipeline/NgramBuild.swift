@@ -26,8 +26,16 @@ public struct NgramBuildConfig: Sendable {
     public var modelName: String?
     /// Expected sha256 per input path (from the corpus manifest); a mismatch fails the build.
     public var expectedSHA256: [String: String] = [:]
+    /// Estimate interpolated modified Kneser-Ney probabilities and store them next to the counts.
+    /// Off by default: a counts-only store keeps the foundation layout and size budget (chapter 1
+    /// at order 3: 155 KB instead of 204 KB); prediction, `eval` and ARPA export need it on.
+    public var languageModel = false
+    /// Language-model estimation: count and entropy pruning (see ``EstimationOptions``).
+    public var estimation = EstimationOptions()
     /// Wordlists to merge with the counts (`train` with a model naming `wordlists`).
     public var lexiconMerge: LexiconMergeInput?
+    /// Keep only this many most frequent words; the rest become `<unk>`. Nil keeps every word.
+    public var vocabularySize: Int?
 
     public init(inputs: [String], output: String) {
         self.inputs = inputs
@@ -72,8 +80,54 @@ public enum NgramBuild {
         if !problems.isEmpty { throw PipelineError(problems) }
         let file = try AtomicStoreFile.prepare(path: config.output)
 
-        progress.stage(1, of: 3, "Reading and counting \(config.inputs.count) file(s), orders 1-\(config.order)")
+        let stages = config.languageModel ? 4 : 3
+        progress.stage(1, of: stages, "Reading and counting \(config.inputs.count) file(s), orders 1-\(config.order)")
         let counter = NgramCounter(order: config.order)
+        let (summaries, warnings) = try countCorpora(config, into: counter, progress: progress)
+
+        progress.stage(2, of: stages, "Sorting \(counter.vocabularySize) words and their n-grams")
+        var counts = counter.finish()
+        if let size = config.vocabularySize { counts = counts.limitingVocabulary(to: size) }
+        var lexicon: Lexicon?
+        var mergeSummary: String?
+        if let merge = config.lexiconMerge {
+            let merged = LexiconMerge.merge(counts: counts, input: merge)
+            progress.say("  merged \(merge.lexicon.entries.count) list entries with the counts: \(merged.shared) in both, \(merged.added) added from the corpora")
+            (counts, lexicon, mergeSummary) = (merged.counts, merged.lexicon, merged.summary)
+        }
+
+        var meta = provenance(config: config, summaries: summaries, counts: counts)
+        if let lexicon, let mergeSummary {
+            meta[StoreSchema.LexiconMetaKey.entries] = String(lexicon.entries.count)
+            meta[StoreSchema.LexiconMetaKey.merge] = mergeSummary
+        }
+        var written = counts
+        if config.languageModel {
+            progress.stage(3, of: stages, "Estimating interpolated modified Kneser-Ney probabilities")
+            let model = LanguageModelStage.estimate(counts, options: config.estimation, progress: progress)
+            progress.stage(4, of: stages, "Writing \(config.output)")
+            meta[StoreSchema.MetaKey.languageModel] = LanguageModelStage.describe(model, options: config.estimation, vocabularySize: config.vocabularySize)
+            try StoreWriter.write(model: model, lexicon: lexicon, meta: meta, to: file)
+            written = model.counts
+        } else {
+            if config.estimation.minCounts.contains(where: { $0 > 1 }) || config.estimation.entropyThreshold > 0 {
+                throw PipelineError("--min-count and --prune prune the language model; add --language-model (or \"language_model\": true)")
+            }
+            progress.stage(3, of: stages, "Writing \(config.output)")
+            try StoreWriter.write(counts: counts, lexicon: lexicon, meta: meta, to: file)
+        }
+        progress.endStage()
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: config.output)[.size] as? Int) ?? 0
+        return NgramBuildReport(
+            files: summaries, tokens: counts.tokens, sentences: counts.sentences,
+            vocabulary: counts.words.count, ngrams: [counts.words.count] + written.tables.map(\.entryCount),
+            storeBytes: bytes, warnings: warnings)
+    }
+
+    /// Reads every input in order, splitting sentences and counting them into `counter`.
+    /// Returns the file summaries and the warnings; throws every file problem at once.
+    static func countCorpora(_ config: NgramBuildConfig, into counter: NgramCounter,
+                             progress: StageProgress) throws -> ([CorpusFileSummary], [String]) {
         var splitter = SentenceSplitter(options: config.text)
         var summaries: [CorpusFileSummary] = []
         var errors: [String] = []
@@ -103,30 +157,7 @@ public enum NgramBuild {
         if config.strict { errors += warnings.map { $0 + " (an error under --strict)" } }
         for warning in warnings where !config.strict { progress.say("warning: \(warning)") }
         if !errors.isEmpty { throw PipelineError(errors) }
-
-        progress.stage(2, of: 3, "Sorting \(counter.vocabularySize) words and their n-grams")
-        var counts = counter.finish()
-        var lexicon: Lexicon?
-        var mergeSummary: String?
-        if let merge = config.lexiconMerge {
-            let merged = LexiconMerge.merge(counts: counts, input: merge)
-            progress.say("  merged \(merge.lexicon.entries.count) list entries with the counts: \(merged.shared) in both, \(merged.added) added from the corpora")
-            (counts, lexicon, mergeSummary) = (merged.counts, merged.lexicon, merged.summary)
-        }
-
-        progress.stage(3, of: 3, "Writing \(config.output)")
-        var meta = provenance(config: config, summaries: summaries, counts: counts)
-        if let lexicon, let mergeSummary {
-            meta[StoreSchema.LexiconMetaKey.entries] = String(lexicon.entries.count)
-            meta[StoreSchema.LexiconMetaKey.merge] = mergeSummary
-        }
-        try StoreWriter.write(counts: counts, lexicon: lexicon, meta: meta, to: file)
-        progress.endStage()
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: config.output)[.size] as? Int) ?? 0
-        return NgramBuildReport(
-            files: summaries, tokens: counts.tokens, sentences: counts.sentences,
-            vocabulary: counts.words.count, ngrams: [counts.words.count] + counts.tables.map(\.entryCount),
-            storeBytes: bytes, warnings: warnings)
+        return (summaries, warnings)
     }
 
     /// One line when `path` cannot be a corpus (checked before any reading starts).
@@ -153,7 +184,7 @@ public enum NgramBuild {
             Key.schemaVersion: String(StoreSchema.version),
             Key.toolchain: toolchainVersion,
             Key.order: String(config.order),
-            Key.textOptions: "{\"lowercase\":\(config.text.lowercase),\"keep_punctuation\":\(config.text.keepPunctuation),\"replace_invalid_utf8\":\(config.corpus.replaceInvalidUTF8),\"strip_gutenberg\":\(config.corpus.stripGutenberg),\"tokenizer\":\"keyboard\"}",
+            Key.textOptions: "{\"lowercase\":\(config.text.lowercase),\"keep_punctuation\":\(config.text.keepPunctuation),\"replace_invalid_utf8\":\(config.corpus.replaceInvalidUTF8),\"strip_gutenberg\":\(config.corpus.stripGutenberg),\"tokenizer\":\"keyboard\"\(config.text.asciiApostrophes ? ",\"ascii_apostrophes\":true" : "")}",
             Key.inputs: "[" + inputs.joined(separator: ",") + "]",
             Key.tokens: String(counts.tokens),
             Key.sentences: String(counts.sentences),

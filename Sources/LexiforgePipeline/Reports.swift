@@ -39,7 +39,7 @@ public enum Suggest {
     /// Tokenizes `text` the way the store was built (lowercasing if it was) and asks the store.
     public static func run(storePath: String, text: String, limit: Int) throws -> [Suggestion] {
         let store = try TrainedStore(path: storePath)
-        let options = TextOptions(lowercase: store.isLowercased, keepPunctuation: store.keepsPunctuation)
+        let options = LanguageModelStage.textOptions(from: store.meta).text
         var tokens = SentenceSplitter.sentences(in: text, options: options).last ?? []
         // Text that ends a sentence ("Hello." but not "Mr.") means the next word starts a new one.
         var withPunctuation = options

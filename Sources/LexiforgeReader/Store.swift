@@ -6,6 +6,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case missing(String)
     case notAStore(String, String)
     case wrongVersion(String, found: Int, expected: Int)
+    case noNgrams(String, order: Int, available: Int)
+    case noLanguageModel(String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,10 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             return "\(path): not a Lexiforge store (\(reason)); build one with `lexiforge ngrams` or `lexiforge train`"
         case .wrongVersion(let path, let found, let expected):
             return "\(path): store schema version \(found), but this reader reads version \(expected); rebuild it with this toolchain (`make train` or `lexiforge train MODEL -o \(path)`)"
+        case .noNgrams(let path, let order, let available):
+            return "\(path): holds n-grams up to order \(available), not \(order); rebuild it with `lexiforge ngrams --order \(order)`"
+        case .noLanguageModel(let path):
+            return "\(path): a counts-only store without probabilities; rebuild it with `lexiforge ngrams --language-model` (or \"language_model\": true in the model file)"
         }
     }
 }
@@ -61,6 +67,12 @@ public final class TrainedStore: Sendable {
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError.missing(path) }
         var configuration = Configuration()
         configuration.readonly = true
+        // A store is never changed in place (builds, `learn` and `merge` rename a new file over
+        // it), so the connection takes its shared lock once and keeps it, and maps the file:
+        // no lock, journal check or page copy per query.
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE; PRAGMA mmap_size = 268435456")
+        }
         let queue: DatabaseQueue
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
@@ -92,6 +104,10 @@ public final class TrainedStore: Sendable {
         self.meta = meta
         order = Int(meta[StoreSchema.MetaKey.order] ?? "") ?? 1
     }
+
+    /// Whether the store holds language-model probabilities and backoffs (`logprob`/`backoff`
+    /// columns, built with `--language-model`); counts-only stores have the foundation layout.
+    public var hasLanguageModel: Bool { meta[StoreSchema.MetaKey.languageModel] != nil }
 
     /// Whether the store's tokens were lowercased at build time (so queries should be too).
     public var isLowercased: Bool {

@@ -4,7 +4,7 @@
 /// `PRAGMA user_version` differs from ``StoreSchema/version``, and the tests use the same
 /// constants. Change the layout here and bump ``version``.
 ///
-/// Layout (version 1):
+/// Layout (version 2):
 /// - `meta(key, value)`: provenance; see ``StoreSchema/MetaKey``.
 /// - `word(id, text, count)`: the vocabulary. Ids are dense integers: 0 `<unk>`, 1 `<s>`,
 ///   2 `</s>`, then every word by descending count (ties by byte order), so frequent words
@@ -16,6 +16,18 @@
 ///   stores built by `lexiforge hmm`, and the `lexicon*` tables of a keyboard wordlist
 ///   (``lexiconCreationStatements()``), in stores built from one; word ids then follow the list
 ///   (or merged) frequency order.
+/// - Language model (version 2, stores built with `--language-model`, which have a
+///   `language_model` meta row): every `word` and n-gram row also has `logprob`, the interpolated
+///   modified Kneser-Ney log10 probability of its last word given the others, and every row of an
+///   order below the store's order has `backoff`, the log10 backoff weight of the n-gram as a
+///   context (0 when it is none), both as integers in units of 1/``logScale`` (so `-2301` is
+///   log10 p = −2.301): two bytes a value instead of eight. `<s>` has `logprob` −99000 as in ARPA.
+///   Stores of 100,000 rows or more also get `<table>_top` tables: for each context with more than
+///   ``busyContext`` continuations its ``topLength`` best, in one small blob, so next-word and
+///   completion queries read the best continuations first (see ``topTable(order:)``).
+///   The views show `log10prob` and `log10backoff` as reals.
+///   Counts-only stores (the default) have neither column: the foundation layout, whose size budget
+///   (chapter 1 at order 3 ≤ 160 KiB) the probability columns would exceed by a quarter.
 public enum StoreSchema {
     /// Bumped whenever a table, column, index or view changes meaning or shape.
     public static let version = 2
@@ -37,6 +49,38 @@ public enum StoreSchema {
     public static let sentenceStartToken = "<s>"
     public static let sentenceEndToken = "</s>"
 
+    /// `logprob` and `backoff` are log10 values times this, rounded to integers.
+    public static let logScale = 1000.0
+
+    /// Language-model stores with at least this many rows (words + n-grams) get the `_top` tables.
+    public static let topContinuationThreshold = 100_000
+
+    /// A context gets a row in its `_top` table when it has more continuations than this.
+    /// Smaller contexts are read whole (at most this many rows: a few microseconds).
+    public static let busyContext = 64
+
+    /// How many best continuations a `_top` row lists.
+    public static let topLength = 32
+
+    /// Bytes of one `_top` entry: the word id (UInt32), then its logprob (Int16), little-endian.
+    public static let topEntryBytes = 6
+
+    /// Name of the table listing the best continuations of the busy contexts of order-n n-grams
+    /// (2...5): `bigram_top(w1, continuations, top)`, `trigram_top(w1, w2, continuations, top)`...
+    /// `continuations` is the context's number of rows in the n-gram table; `top` holds its
+    /// ``topLength`` most probable continuations (logprob descending, ties by id) as
+    /// ``topEntryBytes``-byte entries. Every continuation not listed has a logprob at most the last
+    /// listed one's, which is what lets a ranked query stop after the list.
+    public static func topTable(order n: Int) -> String { ngramTable(order: n) + "_top" }
+
+    /// The statement creating ``topTable(order:)`` for order n (2...5).
+    public static func topTableStatement(order n: Int) -> String {
+        let context = (1..<n).map { "w\($0)" }
+        return "CREATE TABLE \(topTable(order: n)) ("
+            + context.map { "\($0) INTEGER NOT NULL, " }.joined()
+            + "continuations INTEGER NOT NULL, top BLOB NOT NULL, PRIMARY KEY (\(context.joined(separator: ", ")))) WITHOUT ROWID"
+    }
+
     /// The highest n-gram order a store can hold.
     public static let maxOrder = 5
 
@@ -53,6 +97,8 @@ public enum StoreSchema {
         public static let tokens = "tokens"
         public static let sentences = "sentences"
         public static let vocabulary = "vocabulary"
+        /// JSON object describing the language model: smoothing, discounts per order, pruning.
+        public static let languageModel = "language_model"
         /// Only written when the environment sets `SOURCE_DATE_EPOCH`, so builds stay byte-identical.
         public static let created = "created"
     }
@@ -69,8 +115,11 @@ public enum StoreSchema {
     }
 
     /// The statements that create an empty store of the given order, in execution order.
-    public static func creationStatements(order: Int) -> [String] {
+    /// `languageModel` adds the `logprob` and `backoff` columns; `topTables` adds the `_top`
+    /// tables (see ``topContinuationThreshold``).
+    public static func creationStatements(order: Int, languageModel: Bool = false, topTables: Bool = false) -> [String] {
         precondition((1...maxOrder).contains(order))
+        let lm = languageModel
         var sql = [
             """
             CREATE TABLE meta (
@@ -82,13 +131,13 @@ public enum StoreSchema {
             CREATE TABLE word (
                 id INTEGER PRIMARY KEY,
                 text TEXT NOT NULL,
-                count INTEGER NOT NULL CHECK (count >= 0)
+                count INTEGER NOT NULL CHECK (count >= 0)\(lm ? ",\n    logprob INTEGER NOT NULL,\n    backoff INTEGER NOT NULL DEFAULT 0" : "")
             )
             """,
             "CREATE UNIQUE INDEX word_by_text ON word(text)",
             """
             CREATE VIEW unigram_view AS
-                SELECT text AS word, count FROM word
+                SELECT text AS word, count\(lm ? ", logprob / \(logScale) AS log10prob, backoff / \(logScale) AS log10backoff" : "") FROM word
             """,
         ]
         if order >= 2 {
@@ -98,18 +147,19 @@ public enum StoreSchema {
                 sql.append("""
                     CREATE TABLE \(table) (
                         \(columns.map { "\($0) INTEGER NOT NULL" }.joined(separator: ",\n    ")),
-                        count INTEGER NOT NULL CHECK (count > 0),
+                        count INTEGER NOT NULL CHECK (count > 0),\(lm ? "\n    logprob INTEGER NOT NULL," : "")\(lm && n < order ? "\n    backoff INTEGER NOT NULL DEFAULT 0," : "")
                         PRIMARY KEY (\(columns.joined(separator: ", ")))
                     ) WITHOUT ROWID
                     """)
                 let joins = (1...n).map { "JOIN word AS t\($0) ON t\($0).id = g.w\($0)" }
                 sql.append("""
                     CREATE VIEW \(ngramView(order: n)) AS
-                        SELECT \((1...n).map { "t\($0).text AS w\($0)" }.joined(separator: ", ")), g.count
+                        SELECT \((1...n).map { "t\($0).text AS w\($0)" }.joined(separator: ", ")), g.count\(lm ? ",\n        g.logprob / \(logScale) AS log10prob" : "")\(lm && n < order ? ", g.backoff / \(logScale) AS log10backoff" : "")
                         FROM \(table) AS g
                         \(joins.joined(separator: "\n    "))
                     """)
             }
+            if lm && topTables { sql += (2...order).map { topTableStatement(order: $0) } }
         }
         return sql
     }

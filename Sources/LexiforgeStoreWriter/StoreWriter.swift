@@ -8,8 +8,15 @@ import LexiforgeReader
 public enum StoreWriteError: Error, CustomStringConvertible, Sendable {
     case outputDirectoryMissing(String)
     case outputNotWritable(String, String)
+    /// The same for another kind of output ("ARPA file", "Presage database").
+    case fileNotWritable(String, String, kind: String)
     case outputIsDirectory(String)
     case sqlite(String, String)
+
+    /// ``outputNotWritable(_:_:)`` for a store, ``fileNotWritable(_:_:kind:)`` for anything else.
+    static func notWritable(_ path: String, _ reason: String, kind: String) -> StoreWriteError {
+        kind == "store" ? .outputNotWritable(path, reason) : .fileNotWritable(path, reason, kind: kind)
+    }
 
     public var description: String {
         switch self {
@@ -17,6 +24,8 @@ public enum StoreWriteError: Error, CustomStringConvertible, Sendable {
             return "\(dir): output folder does not exist; create it (mkdir -p) or choose another -o path"
         case .outputNotWritable(let path, let reason):
             return "\(path): cannot write the store here (\(reason)); choose a writable -o path"
+        case .fileNotWritable(let path, let reason, let kind):
+            return "\(path): cannot write the \(kind) here (\(reason)); choose a writable -o path"
         case .outputIsDirectory(let path):
             return "\(path): is a directory; -o takes the path of the store file to write, e.g. \(path)/model.sqlite"
         case .sqlite(let path, let reason):
@@ -37,7 +46,8 @@ public final class AtomicStoreFile {
     private var finished = false
 
     /// Checks the destination and creates the temporary file.
-    public static func prepare(path: String) throws(StoreWriteError) -> AtomicStoreFile {
+    /// `kind` names what is written, for messages ("store", "ARPA file").
+    public static func prepare(path: String, kind: String = "store") throws(StoreWriteError) -> AtomicStoreFile {
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent().path
         var isDir: ObjCBool = false
@@ -51,15 +61,18 @@ public final class AtomicStoreFile {
             .appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)").path
         unlink(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard fd >= 0 else { throw .outputNotWritable(path, String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw .notWritable(path, String(cString: strerror(errno)), kind: kind) }
         close(fd)
         unlink(temporary)
-        return AtomicStoreFile(path: path, temporaryPath: temporary)
+        return AtomicStoreFile(path: path, temporaryPath: temporary, kind: kind)
     }
 
-    private init(path: String, temporaryPath: String) {
+    private let kind: String
+
+    private init(path: String, temporaryPath: String, kind: String) {
         self.path = path
         self.temporaryPath = temporaryPath
+        self.kind = kind
     }
 
     deinit { if !finished { discard() } }
@@ -75,7 +88,7 @@ public final class AtomicStoreFile {
         guard rename(temporaryPath, path) == 0 else {
             let reason = String(cString: strerror(errno))
             discard()
-            throw .outputNotWritable(path, reason)
+            throw .notWritable(path, reason, kind: kind)
         }
         finished = true
     }
@@ -83,16 +96,37 @@ public final class AtomicStoreFile {
 
 /// Builds a store's SQLite file from plain values.
 ///
-/// In: ``NgramCounts`` and provenance key/values. Out: a complete store at ``AtomicStoreFile/path``
+/// In: counts, optionally a ``LanguageModel`` (probabilities and backoffs), and provenance key/values. Out: a complete store at ``AtomicStoreFile/path``
 /// following ``StoreSchema``; rows go in key order in one transaction through prepared statements,
 /// secondary indexes are built after the rows, and `user_version` is stamped last.
 /// Identical inputs give byte-identical files (no timestamps unless the caller puts one in `meta`).
 public enum StoreWriter {
+    /// Writes a counts-only store (the foundation layout: no `logprob`/`backoff` columns).
     /// `lexicon`, when given, fills the `lexicon*` tables (``StoreSchema/lexiconCreationStatements()``);
     /// every entry's word must be in `counts.words`.
     public static func write(
         counts: NgramCounts, lexicon: Lexicon? = nil, meta: [String: String], to file: AtomicStoreFile
     ) throws(StoreWriteError) {
+        try write(counts: counts, model: nil, lexicon: lexicon, meta: meta, to: file)
+    }
+
+    /// Writes a store with the language model's probabilities and backoffs next to the counts.
+    /// `topLists` overrides the size rule for the `_top` tables (tests use it on small stores).
+    public static func write(
+        model: LanguageModel, lexicon: Lexicon? = nil, meta: [String: String], to file: AtomicStoreFile,
+        topLists: Bool? = nil
+    ) throws(StoreWriteError) {
+        try write(counts: model.counts, model: model, lexicon: lexicon, meta: meta, to: file, topLists: topLists)
+    }
+
+    static func write(
+        counts: NgramCounts, model: LanguageModel?, lexicon: Lexicon?, meta: [String: String],
+        to file: AtomicStoreFile, topLists: Bool? = nil
+    ) throws(StoreWriteError) {
+        let rows = counts.words.count + counts.tables.reduce(0) { $0 + $1.entryCount }
+        let topTables = model != nil && (topLists ?? (rows >= StoreSchema.topContinuationThreshold))
+        let statements = StoreSchema.creationStatements(
+            order: counts.order, languageModel: model != nil, topTables: topTables)
         do {
             var configuration = Configuration()
             configuration.journalMode = .default
@@ -106,22 +140,35 @@ public enum StoreWriter {
                     PRAGMA cache_size = -65536;
                     """)
                 try db.inTransaction {
-                    for sql in StoreSchema.creationStatements(order: counts.order)
+                    for sql in statements
                     where !sql.hasPrefix("CREATE UNIQUE INDEX") && !sql.hasPrefix("CREATE INDEX") {
                         try db.execute(sql: sql)
                     }
                     let metaInsert = try db.makeStatement(sql: "INSERT INTO meta(key, value) VALUES (?, ?)")
                     for key in meta.keys.sorted() { try metaInsert.execute(arguments: [key, meta[key]!]) }
-                    let wordInsert = try RawStatement(db, "INSERT INTO word(id, text, count) VALUES (?, ?, ?)")
-                    for (id, word) in counts.words.enumerated() {
-                        wordInsert.int(1, Int64(id)); wordInsert.text(2, word); wordInsert.int(3, Int64(counts.unigramCounts[id]))
-                        try wordInsert.step()
+                    if let model {
+                        let wordInsert = try db.makeStatement(sql: "INSERT INTO word(id, text, count, logprob, backoff) VALUES (?, ?, ?, ?, ?)")
+                        for (id, word) in counts.words.enumerated() {
+                            try wordInsert.execute(arguments: [
+                                id, word, Int64(counts.unigramCounts[id]),
+                                quantized(model.unigramLogProb[id]), quantized(model.unigramLogBackoff[id]),
+                            ])
+                        }
+                    } else {
+                        let wordInsert = try RawStatement(db, "INSERT INTO word(id, text, count) VALUES (?, ?, ?)")
+                        for (id, word) in counts.words.enumerated() {
+                            wordInsert.int(1, Int64(id)); wordInsert.text(2, word); wordInsert.int(3, Int64(counts.unigramCounts[id]))
+                            try wordInsert.step()
+                        }
                     }
-                    for table in counts.tables {
-                        try insert(table, into: StoreSchema.ngramTable(order: table.n), db: db)
+                    for (k, table) in counts.tables.enumerated() {
+                        try insert(table, logProbs: model?.logProbs[k],
+                                   logBackoffs: model.flatMap { k < $0.logBackoffs.count ? $0.logBackoffs[k] : nil },
+                                   into: StoreSchema.ngramTable(order: table.n), db: db)
+                        if topTables, let model { try insertTopLists(table, logProbs: model.logProbs[k], db: db) }
                     }
                     if let lexicon { try LexiconRows.insert(lexicon, words: counts.words, db: db) }
-                    for sql in StoreSchema.creationStatements(order: counts.order)
+                    for sql in statements
                     where sql.hasPrefix("CREATE UNIQUE INDEX") || sql.hasPrefix("CREATE INDEX") {
                         try db.execute(sql: sql)
                     }
@@ -151,17 +198,73 @@ public enum StoreWriter {
         return rows < 100_000 ? 1024 : 4096
     }
 
-    /// Bulk insert with one prepared statement and raw integer binds (the hot loop of a build).
-    private static func insert(_ table: NgramCounts.Table, into name: String, db: Database) throws {
+    /// A log10 value in the store's integer units (``StoreSchema/logScale``).
+    public static func quantized(_ log10Value: Double) -> Int64 {
+        guard log10Value.isFinite else { return log10Value < 0 ? Int64(-99 * StoreSchema.logScale) : 0 }
+        return Int64((log10Value * StoreSchema.logScale).rounded())
+    }
+
+    /// Fills `<table>_top` (see ``StoreSchema/topTable(order:)``): for every context with more than
+    /// ``StoreSchema/busyContext`` continuations, its ``StoreSchema/topLength`` most probable ones.
+    /// Contexts are contiguous runs of `table.keys` (sorted by id tuple).
+    private static func insertTopLists(_ table: NgramCounts.Table, logProbs: [Double], db: Database) throws {
         let n = table.n
-        let columns = (1...n).map { "w\($0)" }.joined(separator: ", ")
-        let placeholders = Array(repeating: "?", count: n + 1).joined(separator: ", ")
-        let statement = try db.makeStatement(sql: "INSERT INTO \(name)(\(columns), count) VALUES (\(placeholders))")
+        let context = (1..<n).map { "w\($0)" }.joined(separator: ", ")
+        let statement = try db.makeStatement(sql: "INSERT INTO \(StoreSchema.topTable(order: n))(\(context), continuations, top) VALUES (\(Array(repeating: "?", count: n + 1).joined(separator: ", ")))")
+        let handle = statement.sqliteStatement
+        try table.keys.withUnsafeBufferPointer { keys in
+            func sameContext(_ a: Int, _ b: Int) -> Bool {
+                (0..<(n - 1)).allSatisfy { keys[a * n + $0] == keys[b * n + $0] }
+            }
+            var start = 0
+            while start < table.entryCount {
+                var end = start + 1
+                while end < table.entryCount && sameContext(start, end) { end += 1 }
+                if end - start > StoreSchema.busyContext {
+                    var rows: [(id: UInt32, lp: Int64)] = []
+                    rows.reserveCapacity(end - start)
+                    for entry in start..<end { rows.append((keys[entry * n + n - 1], quantized(logProbs[entry]))) }
+                    rows.sort { (a: (id: UInt32, lp: Int64), b: (id: UInt32, lp: Int64)) -> Bool in
+                        a.lp > b.lp || (a.lp == b.lp && a.id < b.id)
+                    }
+                    let best = rows.prefix(StoreSchema.topLength)
+                    var blob = [UInt8]()
+                    blob.reserveCapacity(best.count * StoreSchema.topEntryBytes)
+                    for entry in best {
+                        withUnsafeBytes(of: entry.id.littleEndian) { blob.append(contentsOf: $0) }
+                        withUnsafeBytes(of: Int16(clamping: entry.lp).littleEndian) { blob.append(contentsOf: $0) }
+                    }
+                    for j in 0..<(n - 1) { sqlite3_bind_int64(handle, Int32(j + 1), Int64(keys[start * n + j])) }
+                    sqlite3_bind_int64(handle, Int32(n), Int64(end - start))
+                    _ = blob.withUnsafeBytes { sqlite3_bind_blob(handle, Int32(n + 1), $0.baseAddress, Int32($0.count), transientBlob) }
+                    let status = sqlite3_step(handle)
+                    guard status == SQLITE_DONE else {
+                        throw DatabaseError(resultCode: ResultCode(rawValue: status),
+                                            message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                    }
+                    sqlite3_reset(handle)
+                }
+                start = end
+            }
+        }
+    }
+
+    /// Bulk insert with one prepared statement and raw integer binds (the hot loop of a build).
+    /// Without `logProbs` only ids and counts are written (a counts-only store).
+    private static func insert(_ table: NgramCounts.Table, logProbs: [Double]?, logBackoffs: [Double]?,
+                               into name: String, db: Database) throws {
+        let n = table.n
+        let columns = (1...n).map { "w\($0)" }.joined(separator: ", ") + ", count"
+            + (logProbs == nil ? "" : ", logprob") + (logBackoffs == nil ? "" : ", backoff")
+        let placeholders = Array(repeating: "?", count: n + 1 + (logProbs == nil ? 0 : 1) + (logBackoffs == nil ? 0 : 1)).joined(separator: ", ")
+        let statement = try db.makeStatement(sql: "INSERT INTO \(name)(\(columns)) VALUES (\(placeholders))")
         let handle = statement.sqliteStatement
         try table.keys.withUnsafeBufferPointer { keys in
             for entry in 0..<table.entryCount {
                 for j in 0..<n { sqlite3_bind_int64(handle, Int32(j + 1), Int64(keys[entry * n + j])) }
                 sqlite3_bind_int64(handle, Int32(n + 1), Int64(table.counts[entry]))
+                if let logProbs { sqlite3_bind_int64(handle, Int32(n + 2), quantized(logProbs[entry])) }
+                if let logBackoffs { sqlite3_bind_int64(handle, Int32(n + 3), quantized(logBackoffs[entry])) }
                 let status = sqlite3_step(handle)
                 guard status == SQLITE_DONE else {
                     throw DatabaseError(resultCode: ResultCode(rawValue: status),
@@ -172,3 +275,6 @@ public enum StoreWriter {
         }
     }
 }
+
+/// SQLite's SQLITE_TRANSIENT: the bound bytes are copied before `sqlite3_bind_blob` returns.
+private let transientBlob = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)

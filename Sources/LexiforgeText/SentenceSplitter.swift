@@ -7,10 +7,15 @@ public struct TextOptions: Sendable, Equatable, Codable {
     /// "Yes"), as in Presage and Tally. Punctuation still decides sentence boundaries either way.
     /// Turn it on for a language model that scores punctuation too (KenLM style).
     public var keepPunctuation: Bool
+    /// Write the apostrophe inside words as `'` whatever the text used (`it’s` → `it's`): the
+    /// one a keyboard types, so a model built from typeset text (curly apostrophes) predicts the
+    /// contractions its users type, and one word has one spelling.
+    public var asciiApostrophes: Bool
 
-    public init(lowercase: Bool = false, keepPunctuation: Bool = false) {
+    public init(lowercase: Bool = false, keepPunctuation: Bool = false, asciiApostrophes: Bool = false) {
         self.lowercase = lowercase
         self.keepPunctuation = keepPunctuation
+        self.asciiApostrophes = asciiApostrophes
     }
 }
 
@@ -121,7 +126,24 @@ public struct SentenceSplitter {
         } else {
             bytes.append(contentsOf: slice)
         }
+        if options.asciiApostrophes && token.kind == .word { foldApostrophes(from: ends.last ?? 0) }
         ends.append(bytes.count)
+    }
+
+    /// Replaces each U+2019 (E2 80 99) in `bytes[start...]` with `'`.
+    private mutating func foldApostrophes(from start: Int) {
+        var i = start, out = start
+        while i < bytes.count {
+            if bytes[i] == 0xE2, i + 2 < bytes.count, bytes[i + 1] == 0x80, bytes[i + 2] == 0x99 {
+                bytes[out] = 0x27
+                i += 3
+            } else {
+                bytes[out] = bytes[i]
+                i += 1
+            }
+            out += 1
+        }
+        bytes.removeLast(bytes.count - out)
     }
 
     private mutating func flush(_ emit: (SentenceView) throws -> Void) rethrows {

@@ -18,8 +18,9 @@ struct Lexiforge: ParsableCommand {
             """,
         version: toolchainVersion,
         subcommands: [
-            Ngrams.self, Train.self, Inspect.self, Suggest.self, Hmm.self, Tag.self, Eval.self,
-            Wordlist.self, Complete.self, BenchComplete.self,
+            Ngrams.self, Train.self, Inspect.self, Suggest.self, Predict.self, Hmm.self, Tag.self,
+            Wordlist.self, Complete.self, Eval.self, Export.self, Learn.self, Merge.self, Diff.self,
+            BenchQueries.self, BenchComplete.self,
         ])
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LexiforgePipeline
 
 struct Ngrams: ParsableCommand {
@@ -24,6 +25,9 @@ struct Ngrams: ParsableCommand {
     @Flag(help: "Lowercase every token.")
     var lowercase = false
 
+    @Flag(help: "Write apostrophes inside words as ' (it’s → it's), as a keyboard types them.")
+    var asciiApostrophes = false
+
     @Flag(help: "Count punctuation and symbols as tokens (default: words and numbers only, as a keyboard types them).")
     var keepPunctuation = false
 
@@ -33,11 +37,43 @@ struct Ngrams: ParsableCommand {
     @Flag(help: "Keep Project Gutenberg headers and footers.")
     var keepGutenbergBoilerplate = false
 
+    @Flag(help: "Also estimate interpolated modified Kneser-Ney probabilities and store them next to the counts (needed by predict, eval and export arpa; about a third larger).")
+    var languageModel = false
+
+    @Option(help: ArgumentHelp("Smallest count an n-gram keeps, per order from 2 (e.g. 1,1,2: prune trigram singletons); pruned mass goes to the backoff weights.", valueName: "N,N,..."))
+    var minCount: String?
+
+    @Option(help: ArgumentHelp("Entropy pruning (Stolcke): drop n-grams whose removal changes the model's relative entropy by less than THRESHOLD (e.g. 1e-7); 0 = off.", valueName: "THRESHOLD"))
+    var prune: Double = 0
+
+    @Option(help: "Keep only the N most frequent words; the others become <unk>.")
+    var vocabSize: Int?
+
     @OptionGroup var build: BuildOptions
+
+    /// `--min-count` as counts for orders 1...5 (unigrams are never pruned).
+    func minCounts() throws -> [Int] {
+        guard let minCount else { return [] }
+        let values = minCount.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !values.isEmpty, values.allSatisfy({ $0 != nil && $0! >= 1 }) else {
+            throw ValidationError("--min-count '\(minCount)' must be counts of at least 1 separated by commas, one per order from 2")
+        }
+        let counts = values.map { $0! }
+        guard zip(counts, counts.dropFirst()).allSatisfy({ $0 <= $1 }) else {
+            throw ValidationError("--min-count '\(minCount)' must not decrease with the order (a kept n-gram needs its shorter parts)")
+        }
+        return [1] + counts
+    }
 
     func validate() throws {
         guard !corpora.isEmpty else { throw ValidationError("name at least one corpus file") }
         guard (1...5).contains(order) else { throw ValidationError("--order \(order) is out of range; use 1 to 5") }
+        _ = try minCounts()
+        guard prune >= 0 else { throw ValidationError("--prune \(prune) must be 0 (off) or a positive threshold") }
+        if !languageModel && (minCount != nil || prune > 0) {
+            throw ValidationError("--min-count and --prune prune the language model; add --language-model")
+        }
+        if let vocabSize, vocabSize < 1 { throw ValidationError("--vocab-size \(vocabSize) must be at least 1") }
     }
 
     func run() throws {
@@ -46,9 +82,14 @@ struct Ngrams: ParsableCommand {
             config.order = order
             config.text.lowercase = lowercase
             config.text.keepPunctuation = keepPunctuation
+            config.text.asciiApostrophes = asciiApostrophes
             config.corpus.replaceInvalidUTF8 = replaceInvalid
             config.corpus.stripGutenberg = !keepGutenbergBoilerplate
             config.strict = build.strict
+            config.languageModel = languageModel
+            config.estimation.minCounts = try minCounts()
+            config.estimation.entropyThreshold = prune
+            config.vocabularySize = vocabSize
             let progress = StageProgress(quiet: build.quiet)
             let report = try NgramBuild.run(config, progress: progress)
             printStatistics(report, output: output, progress: progress)

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LexiforgeReader
 import Testing
 
@@ -99,11 +100,47 @@ struct CLITests {
             let path = dir.file("nope.sqlite")
             return (["suggest", path, "The cat"], [path, "no such store"])
         },
+        Failure(id: "diff with a store of another schema version") { dir in
+            let (store, old) = try Self.languageModelStore(dir, version: 99)
+            return (["diff", old, store], [old, "schema version 99", "rebuild it"])
+        },
+        Failure(id: "learn into a store of another schema version") { dir in
+            let (_, old) = try Self.languageModelStore(dir, version: 99)
+            return (["learn", old, Paths.fixture("tiny.txt")], [old, "schema version 99", "rebuild it"])
+        },
+        Failure(id: "export arpa into a folder that cannot hold files") { dir in
+            let (store, _) = try Self.languageModelStore(dir)
+            return (["export", "arpa", store, "-o", "/proc/model.arpa"], ["/proc/model.arpa", "cannot write the ARPA file here", "choose a writable -o path"])
+        },
+        Failure(id: "export arpa into a missing folder") { dir in
+            let (store, _) = try Self.languageModelStore(dir)
+            let missing = dir.file("no-such-folder")
+            return (["export", "arpa", store, "-o", missing + "/model.arpa"], [missing, "output folder does not exist"])
+        },
+        Failure(id: "predict on a counts-only store") { dir in
+            let store = dir.file("counts.sqlite")
+            _ = try CLI.run(["ngrams", Paths.fixture("tiny.txt"), "-o", store, "--quiet"])
+            return (["predict", store, "The "], [store, "counts-only store", "--language-model"])
+        },
         Failure(id: "train with a missing model file") { dir in
             let path = dir.file("nope.model.json")
             return (["train", path, "-o", dir.file("out.sqlite")], [path, "cannot read the model file"])
         },
     ]
+
+    /// A language-model store of tiny.txt in `dir`, and a copy stamped with `version` when given.
+    static func languageModelStore(_ dir: TemporaryFolder, version: Int? = nil) throws -> (store: String, copy: String) {
+        let store = dir.file("lm.sqlite")
+        let build = try CLI.run(["ngrams", Paths.fixture("tiny.txt"), "-o", store, "--language-model", "--quiet"])
+        try #require(build.status == 0, "\(build.stderr)")
+        guard let version else { return (store, store) }
+        let copy = dir.file("v\(version).sqlite")
+        try FileManager.default.copyItem(atPath: store, toPath: copy)
+        let queue = try DatabaseQueue(path: copy)
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = \(version)") }
+        try queue.close()
+        return (store, copy)
+    }
 
     @Test("failures exit 1 with one stderr line naming the file", arguments: failures)
     func failure(_ c: Failure) throws {
@@ -268,5 +305,52 @@ struct CLITests {
         #expect(result.status == 0)
         #expect(result.stdout.contains("Example"), "stdout: \(result.stdout)")
         #expect(result.stdout.contains("USAGE: lexiforge \(subcommand.first.map { $0 + " " } ?? "")"))
+    }
+}
+
+@Suite("learn is atomic")
+struct LearnAtomicityTests {
+    /// `learn` killed with SIGKILL at many points leaves the store byte for byte as it was before or
+    /// as a completed `learn` makes it: never anything in between, and it always opens.
+    @Test("kill -9 during learn: the store is as before or as after")
+    func killNine() throws {
+        let dir = try TemporaryFolder()
+        let (store, _) = try CLITests.languageModelStore(dir)
+        // Enough text that learning takes a while: 20,000 generated sentences.
+        let words = ["cat", "dog", "sat", "ran", "home", "the", "a", "good", "day", "my", "it", "was"]
+        var text = ""
+        for i in 0..<20_000 {
+            text += (0..<(3 + i % 6)).map { words[(i * 7 + $0 * 5 + $0 * i) % words.count] }.joined(separator: " ") + ".\n"
+        }
+        let input = dir.file("typed.txt")
+        try text.write(toFile: input, atomically: true, encoding: .utf8)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let finished = dir.file("finished.sqlite")
+        try FileManager.default.copyItem(atPath: store, toPath: finished)
+        let full = try CLI.run(["learn", finished, input, "--quiet"])
+        try #require(full.status == 0, "\(full.stderr)")
+        let after = try Data(contentsOf: URL(fileURLWithPath: finished))
+        #expect(after != before)
+        let binary = try #require(CLI.executable)
+        var outcomes: [String: Int] = [:]
+        for delay in stride(from: 0, through: 600, by: 40) {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["learn", store, input, "--quiet"]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(useconds_t(delay * 1000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let now = try Data(contentsOf: URL(fileURLWithPath: store))
+            let state = now == before ? "before" : (now == after ? "after" : "corrupt")
+            outcomes[state, default: 0] += 1
+            #expect(state != "corrupt", "killed after \(delay) ms: the store is neither before nor after")
+            _ = try TrainedStore(path: store)
+            if state == "after" {   // start over from the old store for the next delay
+                try before.write(to: URL(fileURLWithPath: store))
+            }
+        }
+        #expect(outcomes["before", default: 0] > 0)
     }
 }

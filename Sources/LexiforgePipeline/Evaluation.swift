@@ -1,0 +1,172 @@
+import Foundation
+import LexiforgeCorpus
+import LexiforgeReader
+import LexiforgeText
+
+/// `lexiforge eval perplexity|ksr`: how good a store's language model is on held-out text.
+///
+/// Held-out text is read like a corpus (gzip, BOM, CRLF, Gutenberg boilerplate as the store was
+/// built) and tokenized with the store's own text options, so it is split exactly as training was.
+public enum Evaluation {
+    /// Perplexity figures as KenLM's `query` prints them.
+    public struct PerplexityReport: Sendable {
+        public var sentences = 0
+        /// Scored tokens: words plus one `</s>` per sentence.
+        public var tokens = 0
+        /// Words not in the store's vocabulary (scored as `<unk>`).
+        public var oov = 0
+        /// Total log10 probability, and the part contributed by OOV words.
+        public var log10Sum = 0.0
+        public var oovLog10Sum = 0.0
+        public var perplexity: Double { pow(10, -log10Sum / Double(max(tokens, 1))) }
+        public var perplexityExcludingOOV: Double {
+            pow(10, -(log10Sum - oovLog10Sum) / Double(max(tokens - oov, 1)))
+        }
+    }
+
+    /// The sentences of held-out files, tokenized the way `store` was built.
+    public static func sentences(of files: [String], store: TrainedStore) throws -> [[String]] {
+        let (text, strip, replace) = LanguageModelStage.textOptions(from: store.meta)
+        var splitter = SentenceSplitter(options: text)
+        var options = CorpusReadOptions()
+        options.stripGutenberg = strip
+        options.replaceInvalidUTF8 = replace
+        var result: [[String]] = []
+        for file in files {
+            if let problem = NgramBuild.checkInput(file) { throw PipelineError(problem) }
+            _ = try CorpusReader.readLines(of: file, options: options) { line in
+                splitter.feed(line: line) { result.append($0.tokens) }
+            }
+            splitter.finish { result.append($0.tokens) }
+        }
+        return result
+    }
+
+    /// Scores every sentence as `<s> w1 ... wk </s>` with the store's back-off probabilities.
+    /// `tokensOutput`, when given, receives the scored sentences one per line, tokens separated by
+    /// spaces: exactly what `kenlm.Model.score(line)` needs to score the same text.
+    public static func perplexity(store path: String, files: [String], tokensOutput: String? = nil) throws -> PerplexityReport {
+        let predictor = try NgramPredictor(store: TrainedStore(path: path))
+        let sentences = try Self.sentences(of: files, store: predictor.store)
+        var report = PerplexityReport()
+        var lines: [String] = []
+        let eos = Int32(StoreSchema.ReservedID.sentenceEnd)
+        for sentence in sentences where !sentence.isEmpty {
+            report.sentences += 1
+            var context: [Int32] = [Int32(StoreSchema.ReservedID.sentenceStart)]
+            for word in sentence {
+                let id = predictor.id(of: word) ?? Int32(StoreSchema.ReservedID.unknown)
+                let value = Double(try predictor.logProb(of: id, context: context).value) / StoreSchema.logScale
+                report.log10Sum += value
+                if id == Int32(StoreSchema.ReservedID.unknown) {
+                    report.oov += 1
+                    report.oovLog10Sum += value
+                }
+                context.append(id)
+            }
+            report.log10Sum += Double(try predictor.logProb(of: eos, context: context).value) / StoreSchema.logScale
+            report.tokens += sentence.count + 1
+            if tokensOutput != nil { lines.append(sentence.joined(separator: " ")) }
+        }
+        if let tokensOutput {
+            guard FileManager.default.createFile(atPath: tokensOutput, contents: Data((lines.joined(separator: "\n") + "\n").utf8)) else {
+                throw PipelineError("\(tokensOutput): cannot write the tokenized text here; choose a writable path")
+            }
+        }
+        return report
+    }
+
+    /// Keystroke savings as ``ksr(store:files:suggestions:maxCharacters:)`` measures them.
+    public struct KeystrokeReport: Sendable {
+        public var words = 0
+        /// Keystrokes without prediction: every character of every word, plus one space after each.
+        public var characters = 0
+        /// Characters typed, and suggestions taken (one keystroke each).
+        public var typed = 0
+        public var selections = 0
+        public var ksr: Double { characters == 0 ? 0 : 1 - Double(typed + selections) / Double(characters) }
+    }
+
+    /// Keystroke savings rate of a simulated user.
+    ///
+    /// Protocol: for each word of each sentence (tokenized as the store was built, so punctuation is
+    /// dropped unless the store keeps it), before each character the user types, the keyboard shows
+    /// `suggestions` words: the next-word predictions when nothing of the word is typed yet, the
+    /// completions of the typed prefix otherwise, both in the context of the sentence's previous
+    /// words, leaving out the words already shown (and so passed over) for this word, as Presage
+    /// does with REPEAT_SUGGESTIONS off. As soon as the wanted word is shown, the user takes it with one keystroke, which also
+    /// enters the space after it; otherwise the user types the next character, and after the last
+    /// one a space. KSR = 1 − (typed + selections) / (characters + spaces without prediction).
+    /// Differences from presage_simulator: Presage also counts punctuation, line breaks and other
+    /// non-word characters in kn (which no suggestion can save), matches case-insensitively in its
+    /// lowercase mode, and runs over the raw text rather than our sentences; so its KSR on the same
+    /// text is a little lower for the same predictions. `maxCharacters` limits the held-out text,
+    /// counted as presage_simulator reads it (the first N characters of each file).
+    /// `trace` receives each word and the keystrokes it took (for comparing simulators word by word).
+    public static func ksr(store path: String, files: [String], suggestions: Int, maxCharacters: Int? = nil,
+                           adapt: Bool = false, trace: ((String, Int) -> Void)? = nil) throws -> KeystrokeReport {
+        let predictor = try NgramPredictor(store: TrainedStore(path: path))
+        let session = adapt ? SessionPredictor(model: predictor) : nil
+        var inputs = files
+        var scratch: [String] = []
+        if let maxCharacters {
+            inputs = []
+            for file in files {
+                let text = try CorpusReader.readAll(of: file, maxCharacters: maxCharacters)
+                let temporary = NSTemporaryDirectory() + "lexiforge-ksr-\(ProcessInfo.processInfo.processIdentifier)-\(scratch.count).txt"
+                try text.write(toFile: temporary, atomically: true, encoding: .utf8)
+                scratch.append(temporary)
+                inputs.append(temporary)
+            }
+        }
+        defer { for file in scratch { try? FileManager.default.removeItem(atPath: file) } }
+        var report = KeystrokeReport()
+        for sentence in try Self.sentences(of: inputs, store: predictor.store) {
+            for (i, word) in sentence.enumerated() {
+                let context = Array(sentence[..<i])
+                let characters = Array(word)
+                report.words += 1
+                report.characters += characters.count + 1
+                var taken = false
+                var passedOver = Set<String>()
+                for typed in 0..<characters.count {
+                    let prefix = String(characters[..<typed])
+                    let shown: [Prediction]
+                    if let session {
+                        shown = typed == 0
+                            ? try session.nextWords(after: context, limit: suggestions)
+                            : try session.completions(of: prefix, after: context, limit: suggestions, excluding: passedOver)
+                    } else {
+                        shown = typed == 0
+                            ? try predictor.nextWords(after: context, limit: suggestions)
+                            : try predictor.completions(of: prefix, after: context, limit: suggestions, excluding: passedOver)
+                    }
+                    passedOver.formUnion(shown.map(\.word))
+                    if shown.contains(where: { $0.word == word }) {
+                        report.typed += typed
+                        report.selections += 1
+                        trace?(word, typed + 1)
+                        taken = true
+                        break
+                    }
+                }
+                if !taken {
+                    report.typed += characters.count + 1
+                    trace?(word, characters.count + 1)
+                }
+                session?.learn(word, after: context.last)
+            }
+        }
+        return report
+    }
+}
+
+extension CorpusReader {
+    /// The first `maxCharacters` characters of a text file (for truncated evaluations).
+    static func readAll(of path: String, maxCharacters: Int) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PipelineError("\(path): cannot read it; check the path")
+        }
+        return String(String(decoding: data, as: UTF8.self).prefix(maxCharacters))
+    }
+}

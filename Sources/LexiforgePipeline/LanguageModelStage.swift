@@ -1,0 +1,104 @@
+import Foundation
+import LexiforgeNgrams
+import LexiforgeReader
+import LexiforgeStoreWriter
+import LexiforgeText
+
+/// The language-model stage of a build: counts in, probabilities and backoffs out.
+///
+/// In: ``NgramCounts``. Out: a ``LanguageModel`` (via ``KneserNey``) and the `language_model`
+/// provenance row that records how it was estimated, so `learn` and `merge` can estimate again
+/// the same way.
+public enum LanguageModelStage {
+    public static func estimate(_ counts: NgramCounts, options: EstimationOptions, progress: StageProgress) -> LanguageModel {
+        let model = KneserNey.estimate(counts, options: options)
+        for (i, d) in model.discounts.enumerated() {
+            let note = model.fallbackOrders.contains(i + 1) ? " (fallback: too few n-grams to estimate)" : ""
+            progress.say(String(format: "  discounts of order %d: D1 %.4f, D2 %.4f, D3+ %.4f", i + 1, d[0], d[1], d[2]) + note)
+        }
+        if model.pruned.contains(where: { $0 > 0 }) {
+            progress.say("  pruned n-grams per order: " + model.pruned.map(String.init).joined(separator: ", "))
+        }
+        return model
+    }
+
+    /// The `language_model` meta value (JSON).
+    public static func describe(_ model: LanguageModel, options: EstimationOptions, vocabularySize: Int?) -> String {
+        let discounts = model.discounts.map { "[" + $0.map { String(format: "%.6f", $0) }.joined(separator: ",") + "]" }
+        return "{\"smoothing\":\"interpolated modified Kneser-Ney\",\"log_scale\":\(Int(StoreSchema.logScale))"
+            + ",\"discounts\":[\(discounts.joined(separator: ","))]"
+            + ",\"min_count\":[\((1...model.order).map { String(options.minCount(order: $0)) }.joined(separator: ","))]"
+            + ",\"prune\":\(options.entropyThreshold)"
+            + ",\"vocab_size\":\(vocabularySize.map(String.init) ?? "null")"
+            + ",\"pruned\":[\(model.pruned.map(String.init).joined(separator: ","))]}"
+    }
+
+    /// The estimation options a store was built with (from its `language_model` row).
+    static func options(from meta: [String: String]) -> (options: EstimationOptions, vocabularySize: Int?, pruned: Bool) {
+        var options = EstimationOptions()
+        guard let json = meta[StoreSchema.MetaKey.languageModel],
+              let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
+            return (options, nil, false)
+        }
+        if let minCounts = object["min_count"] as? [Int] { options.minCounts = minCounts }
+        if let prune = object["prune"] as? Double { options.entropyThreshold = prune }
+        let pruned = (object["pruned"] as? [Int])?.contains { $0 > 0 } ?? false
+        return (options, object["vocab_size"] as? Int, pruned || object["vocab_size"] as? Int != nil)
+    }
+
+    /// The text options a store's tokens were made with (from its `text_options` row).
+    static func textOptions(from meta: [String: String]) -> (text: TextOptions, stripGutenberg: Bool, replaceInvalid: Bool) {
+        let object = (meta[StoreSchema.MetaKey.textOptions]).flatMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        } ?? [:]
+        return (TextOptions(lowercase: object["lowercase"] as? Bool ?? false,
+                            keepPunctuation: object["keep_punctuation"] as? Bool ?? false,
+                            asciiApostrophes: object["ascii_apostrophes"] as? Bool ?? false),
+                object["strip_gutenberg"] as? Bool ?? true,
+                object["replace_invalid_utf8"] as? Bool ?? false)
+    }
+}
+
+/// Everything a store holds, as plain values: the counts and the stored (quantized) log values.
+public struct StoreContents: Sendable {
+    public var meta: [String: String]
+    public var counts: NgramCounts
+    /// In store units (``StoreSchema/logScale``), aligned with `counts`.
+    public var unigramLogProb: [Int64]
+    public var unigramBackoff: [Int64]
+    public var logProbs: [[Int64]]
+    public var backoffs: [[Int64]]
+
+    /// Reads a whole store.
+    public static func load(path: String) throws -> StoreContents {
+        let store = try TrainedStore(path: path)
+        var words: [String] = [], unigrams: [UInt64] = [], lp: [Int64] = [], bo: [Int64] = []
+        try store.forEachWord { text, row in
+            words.append(text)
+            unigrams.append(UInt64(row.count))
+            lp.append(row.logprob)
+            bo.append(row.backoff)
+        }
+        var tables: [NgramCounts.Table] = [], logProbs: [[Int64]] = [], backoffs: [[Int64]] = []
+        if store.order >= 2 {
+            for n in 2...store.order {
+                var keys: [UInt32] = [], counts: [UInt32] = [], p: [Int64] = [], b: [Int64] = []
+                try store.forEachNgram(order: n) { row in
+                    for id in row.ids { keys.append(UInt32(id)) }
+                    counts.append(UInt32(row.count))
+                    p.append(row.logprob)
+                    b.append(row.backoff)
+                }
+                tables.append(.init(n: n, keys: keys, counts: counts))
+                logProbs.append(p)
+                backoffs.append(b)
+            }
+        }
+        let meta = store.meta
+        let counts = NgramCounts(order: store.order, words: words, unigramCounts: unigrams, tables: tables,
+                                 tokens: Int(meta[StoreSchema.MetaKey.tokens] ?? "") ?? 0,
+                                 sentences: Int(meta[StoreSchema.MetaKey.sentences] ?? "") ?? 0)
+        return StoreContents(meta: meta, counts: counts, unigramLogProb: lp, unigramBackoff: bo,
+                             logProbs: logProbs, backoffs: backoffs)
+    }
+}

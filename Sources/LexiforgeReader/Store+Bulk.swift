@@ -1,0 +1,42 @@
+import GRDB
+
+/// Whole-table reads, for tools that rewrite, compare or export a store (`learn`, `merge`,
+/// `diff`, `export`). Front ends use the point queries of ``TrainedStore`` and ``NgramPredictor``.
+extension TrainedStore {
+    /// One row of `word` or of an n-gram table, ids first.
+    public struct StoredRow: Sendable, Equatable {
+        public var ids: [Int64]
+        public var count: Int64
+        /// In store units (``StoreSchema/logScale``).
+        public var logprob: Int64
+        public var backoff: Int64
+    }
+
+    /// The words in id order: text and row (`logprob` and `backoff` 0 in a counts-only store).
+    public func forEachWord(_ body: (String, StoredRow) throws -> Void) throws {
+        try queue.inDatabase { db in
+            let rows = try GRDB.Row.fetchCursor(db, sql: "SELECT id, text, count, \(hasLanguageModel ? "logprob, backoff" : "0, 0") FROM word ORDER BY id")
+            while let row = try rows.next() {
+                try body(row[1], StoredRow(ids: [row[0]], count: row[2], logprob: row[3], backoff: row[4]))
+            }
+        }
+    }
+
+    /// The n-grams of order `n` (2...order) in id-tuple order.
+    /// - Throws: ``StoreError/noNgrams(_:order:available:)`` when the store holds no such table.
+    public func forEachNgram(order n: Int, _ body: (StoredRow) throws -> Void) throws {
+        guard n >= 2, n <= order else { throw StoreError.noNgrams(path, order: n, available: order) }
+        let columns = (1...n).map { "w\($0)" }.joined(separator: ", ")
+        try queue.inDatabase { db in
+            let rows = try GRDB.Row.fetchCursor(db, sql: """
+                SELECT \(columns), count, \(hasLanguageModel ? "logprob" : "0"), \(hasLanguageModel && n < order ? "backoff" : "0")
+                FROM \(StoreSchema.ngramTable(order: n)) ORDER BY \(columns)
+                """)
+            var ids = [Int64](repeating: 0, count: n)
+            while let row = try rows.next() {
+                for j in 0..<n { ids[j] = row[j] }
+                try body(StoredRow(ids: ids, count: row[n], logprob: row[n + 1], backoff: row[n + 2]))
+            }
+        }
+    }
+}

@@ -1,0 +1,309 @@
+import Foundation
+@testable import LexiforgeNgrams
+import LexiforgePipeline
+import LexiforgeReader
+import LexiforgeStoreWriter
+import LexiforgeText
+import Testing
+
+/// Fixtures of the language-model tests (see Fixtures/lm/README.md).
+private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/lm")
+
+private func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("lexiforge-lm-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// Builds a store from fixture files with the pipeline, quietly.
+private func buildStore(_ files: [String], order: Int, in dir: URL, name: String, lowercase: Bool = false) throws -> String {
+    let output = dir.appendingPathComponent(name).path
+    var config = NgramBuildConfig(inputs: files.map { fixtures.appendingPathComponent($0).path }, output: output)
+    config.order = order
+    config.text.lowercase = lowercase
+    config.languageModel = true
+    _ = try NgramBuild.run(config, progress: StageProgress(quiet: true))
+    return output
+}
+
+private func which(_ tool: String) -> String? {
+    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+        let path = "\(dir)/\(tool)"
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return nil
+}
+
+@discardableResult
+private func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+@Suite("Language model")
+struct LanguageModelTests {
+    /// Sentences `a b`, `a c`, `b a b`, order 2. Worked out by hand:
+    /// - unigram adjusted counts (distinct left neighbours): a 2 (<s>, b), b 2 (a, <s>), c 1, </s> 2;
+    ///   t1 = 1, t2 = 3, t3 = 0, so the fallback discounts 0.5 / 1 / 1.5 apply; Σa = 7;
+    ///   γ(ε) = (0.5·1 + 1·3) / 7 = 0.5; |V| without <s> = 5 (<unk> </s> a b c), uniform 0.2.
+    ///   p(a) = (2 − 1)/7 + 0.5·0.2 = 0.242857; p(c) = 0.5/7 + 0.1 = 0.171429; p(<unk>) = 0.1.
+    /// - bigrams (raw counts): after a: b 2, c 1; γ(a) = (1·1 + 0.5·1)/3 = 0.5;
+    ///   p(b|a) = 1/3 + 0.5·0.242857 = 0.454762; p(c|a) = 0.5/3 + 0.5·0.171429 = 0.252381;
+    ///   after <s>: a 2, b 1, so p(a|<s>) = 0.454762 and γ(<s>) = 0.5.
+    @Test func handComputedKneserNey() throws {
+        let counter = NgramCounter(order: 2)
+        for sentence in [["a", "b"], ["a", "c"], ["b", "a", "b"]] { counter.add(sentence: sentence) }
+        let model = KneserNey.estimate(counter.finish())
+        #expect(model.fallbackOrders == [1, 2])
+        let words = model.counts.words
+        func p1(_ w: String) -> Double { pow(10, model.unigramLogProb[words.firstIndex(of: w)!]) }
+        func p2(_ h: String, _ w: String) -> Double? {
+            let t = model.counts.table(order: 2)
+            let ids = [UInt32(words.firstIndex(of: h)!), UInt32(words.firstIndex(of: w)!)]
+            guard let e = (0..<t.entryCount).first(where: { Array(t.ids(of: $0)) == ids }) else { return nil }
+            return pow(10, model.logProbs[0][e])
+        }
+        func bo1(_ h: String) -> Double { pow(10, model.unigramLogBackoff[words.firstIndex(of: h)!]) }
+        #expect(abs(p1("a") - (1.0 / 7 + 0.1)) < 1e-9)
+        #expect(abs(p1("b") - (1.0 / 7 + 0.1)) < 1e-9)
+        #expect(abs(p1("c") - (0.5 / 7 + 0.1)) < 1e-9)
+        #expect(abs(p1("</s>") - (1.0 / 7 + 0.1)) < 1e-9)
+        #expect(abs(p1("<unk>") - 0.1) < 1e-9)
+        #expect(model.unigramLogProb[1] == -99)
+        #expect(abs(p2("a", "b")! - (1.0 / 3 + 0.5 * (1.0 / 7 + 0.1))) < 1e-9)
+        #expect(abs(p2("a", "c")! - (0.5 / 3 + 0.5 * (0.5 / 7 + 0.1))) < 1e-9)
+        #expect(abs(p2("<s>", "a")! - (1.0 / 3 + 0.5 * (1.0 / 7 + 0.1))) < 1e-9)
+        #expect(abs(bo1("a") - 0.5) < 1e-9)
+        #expect(abs(bo1("<s>") - 0.5) < 1e-9)
+        #expect(p2("a", "a") == nil)
+    }
+
+    @Test func chenGoodmanDiscountsFromCountsOfCounts() {
+        // t1 = 10, t2 = 5, t3 = 3, t4 = 2: Y = 10/20 = 0.5; D1 = 1 − 2·0.5·5/10 = 0.5;
+        // D2 = 2 − 3·0.5·3/5 = 1.1; D3+ = 3 − 4·0.5·2/3 = 1.6667.
+        let d = KneserNey.chenGoodmanDiscounts([0, 10, 5, 3, 2])!
+        #expect(abs(d[0] - 0.5) < 1e-12 && abs(d[1] - 1.1) < 1e-12 && abs(d[2] - 5.0 / 3) < 1e-12)
+        #expect(KneserNey.chenGoodmanDiscounts([0, 10, 0, 3, 2]) == nil)
+    }
+
+    @Test(arguments: [[String](), ["I"], ["I", "think"], ["the", "cat"], ["zebra", "unknown"]])
+    func probabilitiesSumToOne(context: [String]) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try buildStore(["sample.txt"], order: 3, in: dir, name: "s.sqlite")
+        let predictor = try NgramPredictor(store: TrainedStore(path: path))
+        let ids = [Int32(StoreSchema.ReservedID.sentenceStart)] + context.map { predictor.id(of: $0) ?? 0 }
+        var sum = 0.0
+        var id: Int32 = 0
+        let vocabulary = Int(predictor.store.meta[StoreSchema.MetaKey.vocabulary]!)!
+        while Int(id) < vocabulary {
+            if id != Int32(StoreSchema.ReservedID.sentenceStart) {
+                sum += pow(10, Double(try predictor.logProb(of: id, context: ids).value) / StoreSchema.logScale)
+            }
+            id += 1
+        }
+        // Stored values are rounded to 1/1000 of a log10 unit (±0.12 % each).
+        #expect(abs(sum - 1) < 0.003, "Σ p(w | \(context)) = \(sum)")
+    }
+
+    @Test func mergeEqualsWholeCorpusCounting() throws {
+        let sentences = SentenceSplitter.sentences(in: try String(contentsOf: fixtures.appendingPathComponent("sample.txt"), encoding: .utf8))
+        let whole = NgramCounter(order: 3), first = NgramCounter(order: 3), second = NgramCounter(order: 3)
+        for (i, s) in sentences.enumerated() {
+            whole.add(sentence: s)
+            (i < sentences.count / 2 ? first : second).add(sentence: s)
+        }
+        #expect(first.finish().merged(with: second.finish()) == whole.finish())
+    }
+
+    @Test func mergedStoreHasNoDifferenceApartFromProvenance() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let whole = try buildStore(["sample.txt", "tiny.txt"], order: 3, in: dir, name: "whole.sqlite")
+        let a = try buildStore(["sample.txt"], order: 3, in: dir, name: "a.sqlite")
+        let b = try buildStore(["tiny.txt"], order: 3, in: dir, name: "b.sqlite")
+        let merged = dir.appendingPathComponent("m.sqlite").path
+        _ = try Merge.run(a, b, output: merged, progress: StageProgress(quiet: true))
+        #expect(try StoreDiff.run(whole, merged).data.isEmpty)
+        // Learning the second shard into the first gives the same store.
+        _ = try Learn.run(store: a, files: [fixtures.appendingPathComponent("tiny.txt").path], sentences: [], progress: StageProgress(quiet: true))
+        #expect(try StoreDiff.run(whole, a).data.isEmpty)
+    }
+
+    @Test func completionsRankByProbabilityAndUnknownContextGivesStartingWords() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try buildStore(["sample.txt"], order: 3, in: dir, name: "s.sqlite")
+        let predictor = try NgramPredictor(store: TrainedStore(path: path))
+        let completions = try predictor.completions(of: "th", after: ["I", "think"], limit: 3)
+        #expect(completions.first?.word == "that")
+        #expect(completions.allSatisfy { $0.word.hasPrefix("th") })
+        #expect(zip(completions, completions.dropFirst()).allSatisfy { $0.log10Probability >= $1.log10Probability })
+        #expect(try predictor.nextWords(after: ["qwerty"], limit: 2) == predictor.startingWords(limit: 2))
+        #expect(try predictor.completions(of: "", after: ["I"], limit: 2) == predictor.nextWords(after: ["I"], limit: 2))
+        #expect(try predictor.completions(of: "zzz", after: ["I"]).isEmpty)
+        let p = try predictor.probability(of: "think", after: ["I"])
+        #expect(abs(p - pow(10, try predictor.nextWords(after: ["I"], limit: 1)[0].log10Probability)) < 1e-9)
+    }
+
+    @Test func arpaRoundTripThroughKenLM() throws {
+        guard let python = which("python3"), (try? run(python, ["-c", "import kenlm"]))?.status == 0 else {
+            print("skipped: python3 with the kenlm module is not installed (pip install kenlm)")
+            return
+        }
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try buildStore(["sample.txt"], order: 3, in: dir, name: "s.sqlite")
+        let arpa = dir.appendingPathComponent("s.arpa").path
+        try Export.arpa(store: path, output: arpa)
+        let tokens = dir.appendingPathComponent("held-out.tok").path
+        let ours = try Evaluation.perplexity(store: path, files: [fixtures.appendingPathComponent("tiny.txt").path], tokensOutput: tokens)
+        let script = """
+            import kenlm, sys
+            m = kenlm.Model(sys.argv[1]); total = 0.0; n = 0
+            for line in open(sys.argv[2]):
+                line = line.strip()
+                if line: total += m.score(line, bos=True, eos=True); n += len(line.split()) + 1
+            print(10 ** (-total / n))
+            """
+        let result = try run(python, ["-c", script, arpa, tokens])
+        let kenlm = Double(result.output.split(separator: "\n").last.map(String.init) ?? "")
+        #expect(kenlm != nil, "kenlm failed: \(result.output)")
+        if let kenlm { #expect(abs(kenlm - ours.perplexity) / ours.perplexity < 0.001, "kenlm \(kenlm), ours \(ours.perplexity)") }
+        #expect(ours.oov == 7)   // a, b and c never occur in sample.txt
+    }
+
+    @Test func presageSimulatorRunsOnExport() throws {
+        guard let simulator = which("presage_simulator"), FileManager.default.fileExists(atPath: "/etc/presage.xml") else {
+            print("skipped: presage_simulator is not installed (Debian package presage; `make deps`)")
+            return
+        }
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try buildStore(["sample.txt"], order: 3, in: dir, name: "s.sqlite", lowercase: true)
+        let database = dir.appendingPathComponent("presage.db").path
+        let rows = try Export.presage(store: path, output: database)
+        #expect(rows.count == 3 && rows.allSatisfy { $0 > 0 })
+        var config = try String(contentsOfFile: "/etc/presage.xml", encoding: .utf8)
+        config = config.replacingOccurrences(of: #"<PREDICTORS>[^<]*</PREDICTORS>"#, with: "<PREDICTORS>DefaultSmoothedNgramPredictor</PREDICTORS>", options: .regularExpression)
+        config = config.replacingOccurrences(of: "/usr/share/presage/database_en.db", with: database)
+        let configPath = dir.appendingPathComponent("presage.xml").path
+        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+        let text = dir.appendingPathComponent("typed.txt").path
+        try "I think that the cat sat on the mat.\n".write(toFile: text, atomically: true, encoding: .utf8)
+        let result = try run(simulator, ["-q", "-c", configPath, text])
+        #expect(result.status == 0)
+        let ksr = result.output.split(separator: "\n").first { $0.hasPrefix("KSR:") }
+        #expect(ksr != nil, "presage_simulator printed no KSR: \(result.output)")
+        // Our own simulated user on the same text, for the record.
+        let ours = try Evaluation.ksr(store: path, files: [text], suggestions: 6)
+        #expect(ours.ksr > 0.3)
+    }
+
+    @Test func badInputHasClearMessages() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try buildStore(["tiny.txt"], order: 2, in: dir, name: "t.sqlite")
+        #expect(throws: (any Error).self) { try Export.arpa(store: path, output: "/nonexistent-folder/x.arpa") }
+        #expect(throws: (any Error).self) { try Export.arpa(store: dir.appendingPathComponent("missing.sqlite").path, output: dir.appendingPathComponent("x.arpa").path) }
+        let store = try TrainedStore(path: path)
+        #expect(throws: StoreError.self) { try store.forEachNgram(order: 3) { _ in } }
+        let predictor = try NgramPredictor(store: store)
+        #expect(try predictor.nextWords(after: ["a"], limit: 0).isEmpty)
+    }
+}
+
+/// Ranked queries against brute force (p(w | context) of every word), on seeded random corpora
+/// with busy contexts, with and without the `_top` lists, so both query paths are checked.
+@Suite("Ranked queries")
+struct RankedQueryTests {
+    /// A Zipf-ish random corpus over `vocabulary` made-up words; "the" and "of the" get well over
+    /// ``StoreSchema/busyContext`` distinct continuations.
+    static func corpus(seed: UInt64, sentences: Int = 1500, vocabulary: Int = 400) -> [[String]] {
+        var state = seed &* 6364136223846793005 &+ 1442695040888963407
+        func next() -> UInt64 { state = state &* 6364136223846793005 &+ 1442695040888963407; return state >> 33 }
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        var words: [String] = []
+        for i in 0..<vocabulary {
+            var word = ""
+            for j in 0..<(2 + i % 5) { word.append(letters[(i * 7 + j * 13 + j * i) % 26]) }
+            words.append(word + String(i))
+        }
+        func word() -> String { words[Int(Double(words.count) * pow(Double(next() % 10_000) / 10_000, 2.5))] }
+        return (0..<sentences).map { _ in
+            (0..<(2 + Int(next() % 8))).map { _ in next() % 4 == 0 ? "the" : (next() % 9 == 0 ? "of" : word()) }
+        }
+    }
+
+    @Test("top-k equals brute force", arguments: [(UInt64(1), true), (2, true), (3, false)])
+    func rankedEqualsBruteForce(seed: UInt64, topLists: Bool) throws {
+        let counter = NgramCounter(order: 3)
+        for sentence in Self.corpus(seed: seed) { counter.add(sentence: sentence) }
+        let model = KneserNey.estimate(counter.finish())
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("r.sqlite").path
+        try StoreWriter.write(model: model, meta: [StoreSchema.MetaKey.order: "3", StoreSchema.MetaKey.languageModel: "{}"],
+                              to: AtomicStoreFile.prepare(path: path), topLists: topLists)
+        let predictor = try NgramPredictor(store: TrainedStore(path: path))
+        let tables = try predictor.store.tableStatistics()
+        for n in [2, 3] {
+            let rows = tables.first { $0.name == StoreSchema.topTable(order: n) }?.rows ?? 0
+            #expect(topLists ? rows > 0 : rows == 0, "\(StoreSchema.topTable(order: n)): \(rows) busy contexts")
+        }
+        let words = model.counts.words.filter { TrainedStore.isSuggestible($0) }
+        for context in [["of", "the"], ["the"], ["of"], [model.counts.words[5], "the"], []] {
+            let h = context.isEmpty ? [] : context
+            func exact(_ w: String) throws -> Double {
+                try predictor.probability(of: w, after: h, sentenceStart: context.isEmpty)
+            }
+            for prefix in ["", "a", "b", "t", "th", "q", "zz"] {
+                let candidates = words.filter { $0.hasPrefix(prefix) }
+                let scored = try candidates.map { (word: $0, p: try exact($0)) }
+                let got = prefix.isEmpty ? try predictor.nextWords(after: h, limit: 3)
+                                         : try predictor.completions(of: prefix, after: h, limit: 3)
+                #expect(got.count == min(3, candidates.count), "\(context) \(prefix)")
+                // Each answer has its exact probability, and nothing left out beats the last one.
+                for p in got {
+                    #expect(abs(p.probability - (try exact(p.word))) < 1e-9, "\(context) '\(prefix)': \(p)")
+                }
+                if let last = got.last {
+                    let missing = scored.filter { s in !got.contains { $0.word == s.word } && s.p > last.probability * (1 + 1e-9) }
+                    #expect(missing.isEmpty, "\(context) '\(prefix)': \(missing.prefix(3)) beat \(got)")
+                }
+            }
+        }
+    }
+}
+
+@Suite("Session predictor")
+struct SessionPredictorTests {
+    @Test("typed words come up, mixed exactly with the model; nothing typed changes nothing")
+    func sessionCache() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try buildStore(["sample.txt"], order: 3, in: dir, name: "s.sqlite")
+        let model = try NgramPredictor(store: TrainedStore(path: path))
+        let session = SessionPredictor(model: model, weight: 0.1)
+        let before = try model.nextWords(after: ["I"], limit: 3).map(\.word)
+        #expect(try session.nextWords(after: ["I"], limit: 3).map(\.word) == before)
+        session.learn("zebra")   // unknown to the store
+        let completions = try session.completions(of: "ze", after: ["I"], limit: 3)
+        #expect(completions.first?.word == "zebra")
+        // Only the cache speaks for an unknown word: λ · c(w) / N = 0.1 · 1 / 1.
+        #expect(abs(completions[0].probability - 0.1) < 1e-9)
+        // A known word: (1 − λ) p_model + λ · cache, the model part looked up exactly.
+        session.learn("think", after: "zebra")
+        let think = try #require(try session.completions(of: "thi", after: ["I"], limit: 3).first { $0.word == "think" })
+        let pModel = try model.probability(of: "think", after: ["I"])
+        #expect(abs(think.probability - (0.9 * pModel + 0.1 * 0.5)) < 1e-6)
+    }
+}
