@@ -7,6 +7,8 @@
 //   LexiforgeCorpus       reading corpora: files/gzip, BOM, CRLF, UTF-8 checks, Gutenberg boilerplate
 //   LexiforgeText         tokenizer and sentence splitter
 //   LexiforgeNgrams       n-gram tallies and Kneser-Ney estimation (plain values in, plain values out)
+//   LexiforgeHMM          hidden Markov models: supervised (TnT) and Baum-Welch training
+//   LexiforgeWordlist     Android "combined" wordlists: streaming parser with diagnostics, writer
 //   LexiforgeStoreWriter  builds a store atomically from plain values (schema from LexiforgeReader)
 //   LexiforgePipeline     the stages wired together: ngrams, train (model files), inspect, suggest
 //   lexiforge             the thin command-line executable (the only ArgumentParser user)
@@ -45,6 +47,8 @@ let package = Package(
             ]),
         .target(name: "LexiforgeText"),
         .target(name: "LexiforgeNgrams", dependencies: ["LexiforgeReader"]),
+        .target(name: "LexiforgeHMM", dependencies: ["LexiforgeReader"]),
+        .target(name: "LexiforgeWordlist", dependencies: ["LexiforgeReader", "LexiforgeCorpus", "CZlib"]),
         .target(
             name: "LexiforgeStoreWriter",
             dependencies: [
@@ -56,7 +60,7 @@ let package = Package(
             name: "LexiforgePipeline",
             dependencies: [
                 "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
-                "LexiforgeStoreWriter",
+                "LexiforgeStoreWriter", "LexiforgeHMM", "LexiforgeWordlist",
             ]),
         .executableTarget(
             name: "lexiforge",
@@ -68,7 +72,7 @@ let package = Package(
             name: "LexiforgeTests",
             dependencies: [
                 "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
-                "LexiforgeStoreWriter", "LexiforgePipeline",
+                "LexiforgeStoreWriter", "LexiforgePipeline", "LexiforgeHMM", "LexiforgeWordlist",
             ],
             exclude: ["Fixtures"]),
     ],

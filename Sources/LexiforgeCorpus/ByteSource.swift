@@ -13,12 +13,15 @@ import Crypto
 /// file *as stored* (compressed bytes for `.gz`) is computed on the way, so provenance costs no
 /// second pass.
 ///
+/// Public so other stages (the wordlist importer) stream files the same way instead of growing a
+/// second zlib reader.
+///
 /// - Complexity: O(file size) time; O(1) memory (two fixed buffers).
-final class ByteSource {
-    let path: String
+public final class ByteSource {
+    public let path: String
     private let fd: Int32
     private var hasher = SHA256()
-    private(set) var storedBytes: Int = 0
+    public private(set) var storedBytes: Int = 0
 
     private var raw: UnsafeMutablePointer<UInt8>
     private let rawCapacity = 1 << 18
@@ -26,11 +29,12 @@ final class ByteSource {
     private var rawEnd = 0
     private var rawEOF = false
 
-    private var gzip = false
+    /// Whether the file starts with the gzip magic bytes (and is being decompressed).
+    public private(set) var gzip = false
     private var stream = z_stream()
     private var streamEnded = false
 
-    init(path: String) throws(CorpusError) {
+    public init(path: String) throws(CorpusError) {
         self.path = path
         var st = stat()
         guard stat(path, &st) == 0 else {
@@ -56,7 +60,7 @@ final class ByteSource {
     }
 
     /// The SHA-256 of the stored bytes, lowercase hex. Valid once ``read(into:capacity:)`` returned 0.
-    func finalizeDigest() -> String {
+    public func finalizeDigest() -> String {
         hasher.finalize().map { String($0, radix: 16).leftPadded(to: 2) }.joined()
     }
 
@@ -72,7 +76,7 @@ final class ByteSource {
     }
 
     /// Fills `buffer` with up to `capacity` decoded bytes; returns 0 at the end of the file.
-    func read(into buffer: UnsafeMutablePointer<UInt8>, capacity: Int) throws(CorpusError) -> Int {
+    public func read(into buffer: UnsafeMutablePointer<UInt8>, capacity: Int) throws(CorpusError) -> Int {
         if !gzip {
             while rawStart == rawEnd {
                 if rawEOF { return 0 }

@@ -72,7 +72,9 @@ public struct CorpusManifest: Sendable {
 /// `lexiforge ngrams`; so are the language-model keys `language_model` (default false),
 /// `min_count` (array of counts per order from 2, like `--min-count 1,2`; needs `language_model`),
 /// `prune` (entropy threshold, default 0; needs `language_model`) and `vocab_size` (default: all).
-/// Unknown keys are an error, so a typo never silently changes a model.
+/// `wordlists` (manifest names of combined wordlists) merges their lexicon with the counts, as
+/// `frequency_source` ("mix", "list" or "corpus"), `list_weight` (0-1) and `min_corpus_count`
+/// say (see ``LexiconMerge``). Unknown keys are an error, so a typo never silently changes a model.
 public struct ModelFile: Sendable, Equatable {
     public var name: String
     public var description: String
@@ -81,6 +83,8 @@ public struct ModelFile: Sendable, Equatable {
     public var lowercase: Bool
     public var keepPunctuation: Bool
     public var replaceInvalidUTF8: Bool
+    public var wordlists: [String] = []
+    public var merge = LexiconMergeOptions()
     public var asciiApostrophes: Bool = false
     public var languageModel: Bool = false
     /// Per order from 2, as `--min-count`.
@@ -89,6 +93,7 @@ public struct ModelFile: Sendable, Equatable {
     public var vocabSize: Int?
 
     public static let knownKeys: Set<String> = ["name", "description", "corpora", "order", "lowercase", "keep_punctuation", "replace_invalid_utf8",
+                                                "wordlists", "frequency_source", "list_weight", "min_corpus_count",
                                                 "ascii_apostrophes", "language_model", "min_count", "prune", "vocab_size"]
 
     public init(path: String) throws {
@@ -120,6 +125,8 @@ public struct ModelFile: Sendable, Equatable {
         if keepPunctuation == nil { problems.append("\(path): \"keep_punctuation\" must be true or false") }
         let replace = dict["replace_invalid_utf8"] == nil ? false : dict["replace_invalid_utf8"] as? Bool
         if replace == nil { problems.append("\(path): \"replace_invalid_utf8\" must be true or false") }
+        let wordlistKeys = Self.parseWordlistKeys(dict, path: path)
+        problems += wordlistKeys.problems
         let asciiApostrophes = dict["ascii_apostrophes"] == nil ? false : dict["ascii_apostrophes"] as? Bool
         if asciiApostrophes == nil { problems.append("\(path): \"ascii_apostrophes\" must be true or false") }
         let languageModel = dict["language_model"] == nil ? false : dict["language_model"] as? Bool
@@ -148,6 +155,8 @@ public struct ModelFile: Sendable, Equatable {
         self.lowercase = lowercase!
         self.keepPunctuation = keepPunctuation!
         self.replaceInvalidUTF8 = replace!
+        self.wordlists = wordlistKeys.wordlists
+        self.merge = wordlistKeys.merge
     }
 }
 
@@ -159,6 +168,7 @@ public struct ModelFile: Sendable, Equatable {
 public enum Train {
     public static func run(modelPath: String, output: String, strict: Bool, progress: StageProgress) throws -> NgramBuildReport {
         let model = try ModelFile(path: modelPath)
+        let lexiconMerge = try readWordlists(of: model, modelPath: modelPath, strict: strict, progress: progress)
         let manifestPath = URL(fileURLWithPath: modelPath).deletingLastPathComponent().appendingPathComponent("manifest.tsv").path
         let manifest = try CorpusManifest(path: manifestPath)
         var inputs: [String] = []
@@ -185,6 +195,7 @@ public enum Train {
         config.strict = strict
         config.modelName = model.name
         config.expectedSHA256 = expected
+        config.lexiconMerge = lexiconMerge
         config.languageModel = model.languageModel
         config.text.asciiApostrophes = model.asciiApostrophes
         config.estimation.minCounts = model.minCount.isEmpty ? [] : [1] + model.minCount

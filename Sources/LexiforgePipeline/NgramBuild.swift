@@ -32,6 +32,8 @@ public struct NgramBuildConfig: Sendable {
     public var languageModel = false
     /// Language-model estimation: count and entropy pruning (see ``EstimationOptions``).
     public var estimation = EstimationOptions()
+    /// Wordlists to merge with the counts (`train` with a model naming `wordlists`).
+    public var lexiconMerge: LexiconMergeInput?
     /// Keep only this many most frequent words; the rest become `<unk>`. Nil keeps every word.
     public var vocabularySize: Int?
 
@@ -86,22 +88,33 @@ public enum NgramBuild {
         progress.stage(2, of: stages, "Sorting \(counter.vocabularySize) words and their n-grams")
         var counts = counter.finish()
         if let size = config.vocabularySize { counts = counts.limitingVocabulary(to: size) }
+        var lexicon: Lexicon?
+        var mergeSummary: String?
+        if let merge = config.lexiconMerge {
+            let merged = LexiconMerge.merge(counts: counts, input: merge)
+            progress.say("  merged \(merge.lexicon.entries.count) list entries with the counts: \(merged.shared) in both, \(merged.added) added from the corpora")
+            (counts, lexicon, mergeSummary) = (merged.counts, merged.lexicon, merged.summary)
+        }
 
         var meta = provenance(config: config, summaries: summaries, counts: counts)
+        if let lexicon, let mergeSummary {
+            meta[StoreSchema.LexiconMetaKey.entries] = String(lexicon.entries.count)
+            meta[StoreSchema.LexiconMetaKey.merge] = mergeSummary
+        }
         var written = counts
         if config.languageModel {
             progress.stage(3, of: stages, "Estimating interpolated modified Kneser-Ney probabilities")
             let model = LanguageModelStage.estimate(counts, options: config.estimation, progress: progress)
             progress.stage(4, of: stages, "Writing \(config.output)")
             meta[StoreSchema.MetaKey.languageModel] = LanguageModelStage.describe(model, options: config.estimation, vocabularySize: config.vocabularySize)
-            try StoreWriter.write(model: model, meta: meta, to: file)
+            try StoreWriter.write(model: model, lexicon: lexicon, meta: meta, to: file)
             written = model.counts
         } else {
             if config.estimation.minCounts.contains(where: { $0 > 1 }) || config.estimation.entropyThreshold > 0 {
                 throw PipelineError("--min-count and --prune prune the language model; add --language-model (or \"language_model\": true)")
             }
             progress.stage(3, of: stages, "Writing \(config.output)")
-            try StoreWriter.write(counts: counts, meta: meta, to: file)
+            try StoreWriter.write(counts: counts, lexicon: lexicon, meta: meta, to: file)
         }
         progress.endStage()
         let bytes = (try? FileManager.default.attributesOfItem(atPath: config.output)[.size] as? Int) ?? 0
@@ -178,11 +191,7 @@ public enum NgramBuild {
             Key.vocabulary: String(counts.words.count),
         ]
         if let name = config.modelName { meta[Key.model] = name }
-        if let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let seconds = Double(epoch) {
-            let formatter = ISO8601DateFormatter()
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            meta[Key.created] = formatter.string(from: Date(timeIntervalSince1970: seconds))
-        }
+        meta[Key.created] = buildTimestamp()
         return meta
     }
 }

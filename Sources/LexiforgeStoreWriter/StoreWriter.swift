@@ -102,23 +102,26 @@ public final class AtomicStoreFile {
 /// Identical inputs give byte-identical files (no timestamps unless the caller puts one in `meta`).
 public enum StoreWriter {
     /// Writes a counts-only store (the foundation layout: no `logprob`/`backoff` columns).
+    /// `lexicon`, when given, fills the `lexicon*` tables (``StoreSchema/lexiconCreationStatements()``);
+    /// every entry's word must be in `counts.words`.
     public static func write(
-        counts: NgramCounts, meta: [String: String], to file: AtomicStoreFile
+        counts: NgramCounts, lexicon: Lexicon? = nil, meta: [String: String], to file: AtomicStoreFile
     ) throws(StoreWriteError) {
-        try write(counts: counts, model: nil, meta: meta, to: file)
+        try write(counts: counts, model: nil, lexicon: lexicon, meta: meta, to: file)
     }
 
     /// Writes a store with the language model's probabilities and backoffs next to the counts.
     /// `topLists` overrides the size rule for the `_top` tables (tests use it on small stores).
     public static func write(
-        model: LanguageModel, meta: [String: String], to file: AtomicStoreFile, topLists: Bool? = nil
+        model: LanguageModel, lexicon: Lexicon? = nil, meta: [String: String], to file: AtomicStoreFile,
+        topLists: Bool? = nil
     ) throws(StoreWriteError) {
-        try write(counts: model.counts, model: model, meta: meta, to: file, topLists: topLists)
+        try write(counts: model.counts, model: model, lexicon: lexicon, meta: meta, to: file, topLists: topLists)
     }
 
     static func write(
-        counts: NgramCounts, model: LanguageModel?, meta: [String: String], to file: AtomicStoreFile,
-        topLists: Bool? = nil
+        counts: NgramCounts, model: LanguageModel?, lexicon: Lexicon?, meta: [String: String],
+        to file: AtomicStoreFile, topLists: Bool? = nil
     ) throws(StoreWriteError) {
         let rows = counts.words.count + counts.tables.reduce(0) { $0 + $1.entryCount }
         let topTables = model != nil && (topLists ?? (rows >= StoreSchema.topContinuationThreshold))
@@ -130,7 +133,7 @@ public enum StoreWriter {
             let queue = try DatabaseQueue(path: file.temporaryPath, configuration: configuration)
             try queue.writeWithoutTransaction { db in
                 try db.execute(sql: """
-                    PRAGMA page_size = \(pageSize(for: counts));
+                    PRAGMA page_size = \(pageSize(for: counts, lexicon: lexicon));
                     PRAGMA journal_mode = OFF;
                     PRAGMA synchronous = OFF;
                     PRAGMA locking_mode = EXCLUSIVE;
@@ -152,9 +155,10 @@ public enum StoreWriter {
                             ])
                         }
                     } else {
-                        let wordInsert = try db.makeStatement(sql: "INSERT INTO word(id, text, count) VALUES (?, ?, ?)")
+                        let wordInsert = try RawStatement(db, "INSERT INTO word(id, text, count) VALUES (?, ?, ?)")
                         for (id, word) in counts.words.enumerated() {
-                            try wordInsert.execute(arguments: [id, word, Int64(counts.unigramCounts[id])])
+                            wordInsert.int(1, Int64(id)); wordInsert.text(2, word); wordInsert.int(3, Int64(counts.unigramCounts[id]))
+                            try wordInsert.step()
                         }
                     }
                     for (k, table) in counts.tables.enumerated() {
@@ -163,6 +167,7 @@ public enum StoreWriter {
                                    into: StoreSchema.ngramTable(order: table.n), db: db)
                         if topTables, let model { try insertTopLists(table, logProbs: model.logProbs[k], db: db) }
                     }
+                    if let lexicon { try LexiconRows.insert(lexicon, words: counts.words, db: db) }
                     for sql in statements
                     where sql.hasPrefix("CREATE UNIQUE INDEX") || sql.hasPrefix("CREATE INDEX") {
                         try db.execute(sql: sql)
@@ -188,8 +193,8 @@ public enum StoreWriter {
 
     /// Small stores (what a keyboard ships for one chapter or one app) use 1 KiB pages, which waste
     /// less in the partly filled last page of each table and index; larger ones SQLite's default 4 KiB.
-    static func pageSize(for counts: NgramCounts) -> Int {
-        let rows = counts.words.count + counts.tables.reduce(0) { $0 + $1.entryCount }
+    static func pageSize(for counts: NgramCounts, lexicon: Lexicon? = nil) -> Int {
+        let rows = counts.words.count + counts.tables.reduce(0) { $0 + $1.entryCount } + (lexicon?.entries.count ?? 0)
         return rows < 100_000 ? 1024 : 4096
     }
 

@@ -17,8 +17,11 @@ struct Lexiforge: ParsableCommand {
               lexiforge suggest Artifacts/ch1.sqlite "I think"
             """,
         version: toolchainVersion,
-        subcommands: [Ngrams.self, Train.self, Inspect.self, Suggest.self,
-                      Predict.self, Eval.self, Export.self, Learn.self, Merge.self, Diff.self, BenchQueries.self])
+        subcommands: [
+            Ngrams.self, Train.self, Inspect.self, Suggest.self, Predict.self, Hmm.self, Tag.self,
+            Wordlist.self, Complete.self, Eval.self, Export.self, Learn.self, Merge.self, Diff.self,
+            BenchQueries.self, BenchComplete.self,
+        ])
 }
 
 /// Options every building command shares.

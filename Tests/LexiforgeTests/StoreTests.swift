@@ -46,7 +46,7 @@ struct StoreTests {
     func meta() throws {
         let store = try TrainedStore(path: storePath)
         #expect(store.order == 3)
-        #expect(store.meta["schema_version"] == "2")
+        #expect(store.meta["schema_version"] == String(StoreSchema.version))
         #expect(store.meta["order"] == "3")
         #expect(store.meta["tokens"] == "18")
         #expect(store.meta["sentences"] == "4")
@@ -64,7 +64,7 @@ struct StoreTests {
     func views() throws {
         let queue = try DatabaseQueue(path: storePath, configuration: { var c = Configuration(); c.readonly = true; return c }())
         try queue.read { db in
-            #expect(try Int.fetchOne(db, sql: "PRAGMA user_version") == 2)
+            #expect(try Int.fetchOne(db, sql: "PRAGMA user_version") == StoreSchema.version)
             #expect(try Int32.fetchOne(db, sql: "PRAGMA application_id") == 0x4C58_4647)
             let words = try Row.fetchAll(db, sql: "SELECT id, text, count FROM word ORDER BY id")
                 .map { "\($0["id"] as Int) \($0["text"] as String) \($0["count"] as Int)" }
@@ -384,7 +384,7 @@ struct StoreTests {
         let text = try InspectReport.render(path: storePath)
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.first == "store: \(storePath)")
-        #expect(lines.contains("schema version: 2"))
+        #expect(lines.contains("schema version: \(StoreSchema.version)"))
         #expect(lines.contains("  order: 3"))
         for table in ["meta", "word", "bigram", "trigram", "word_by_text"] {
             #expect(lines.contains { $0.hasPrefix("  \(table) ") }, "\(table)")

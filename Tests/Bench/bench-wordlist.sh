@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Wordlist part of `make bench` (called by bench.sh; runs alone too): import and export speed of
+# the en_US list, the lexicon's bytes per table (dbstat), prefix-completion latency.
+# Anchor (quoted from issue 6, not installable here): Android's dicttool compiles the same list
+# into its 1,042,559-byte binary .dict in about 2.6 s.
+# Targets: import < 1 s, export < 1 s, lexicon tables <= 3 MB, completion p50 < 50 us, p99 < 1 ms.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BIN=.build/release/lexiforge
+OUT=Artifacts/bench
+mkdir -p "$OUT"
+REPORT="${REPORT:-$OUT/report.txt}"
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+say() { echo "$*" | tee -a "$REPORT"; }
+best_of_3() {   # best wall seconds of three runs of a command: sets BEST
+  BEST=""
+  for _ in 1 2 3; do
+    /usr/bin/time -f "%e" -o "$WORK/time" "$@" >/dev/null 2>"$WORK/stderr" || { cat "$WORK/stderr" >&2; exit 1; }
+    t=$(cat "$WORK/time")
+    if [ -z "$BEST" ] || python3 -c "import sys; sys.exit(0 if $t < $BEST else 1)"; then BEST=$t; fi
+  done
+}
+LIST=Corpora/data/wordlists/en_US_wordlist.combined.gz
+say ""
+say "## Wordlist: $LIST (160,715 words)"
+best_of_3 "$BIN" wordlist import "$LIST" -o "$WORK/en_US.sqlite" --quiet
+say "import: ${BEST} s (best of 3; target < 1 s; dicttool compiles it to .dict in 2.6 s, quoted)"
+best_of_3 "$BIN" wordlist export "$WORK/en_US.sqlite" -o "$WORK/en_US.combined.gz" --quiet
+say "export: ${BEST} s (best of 3; target < 1 s)"
+if cmp -s <(zcat "$WORK/en_US.combined.gz") <(zcat "$LIST"); then say "round trip: byte-identical"; else say "round trip: DIFFERS"; exit 1; fi
+say "store: $(stat -c %s "$WORK/en_US.sqlite") bytes; per table (dbstat):"
+sqlite3 "$WORK/en_US.sqlite" "SELECT name, SUM(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC" | while IFS='|' read -r name bytes; do say "  $name $bytes"; done
+lex=$(sqlite3 "$WORK/en_US.sqlite" "SELECT SUM(pgsize) FROM dbstat WHERE name LIKE 'lexicon%'")
+shared=$(sqlite3 "$WORK/en_US.sqlite" "SELECT SUM(pgsize) FROM dbstat WHERE name IN ('word', 'word_by_text')")
+say "lexicon tables (lexicon*): $lex bytes (target <= 3,000,000); shared word + word_by_text: $shared bytes; dicttool .dict 1,042,559 bytes (quoted)"
+say "completion: $("$BIN" bench-complete "$WORK/en_US.sqlite") (target p50 < 50 us, p99 < 1 ms)"
