@@ -1,0 +1,136 @@
+import Foundation
+import LexiforgeCorpus
+import LexiforgeText
+
+/// Where a lemmatizer learns from.
+public struct LemmatizerSource: Sendable, Equatable {
+    /// CoNLL-U training files (plain or .gz); none gives a WordNet-only lemmatizer.
+    public var training: [String] = []
+    /// The WordNet dictionary folder; nil to use none.
+    public var wordNet: String? = WordNet.defaultDirectory
+
+    public init(training: [String] = [], wordNet: String? = WordNet.defaultDirectory) {
+        self.training = training
+        self.wordNet = wordNet
+    }
+
+    /// Provenance: `{"training":[...],"wordnet":...}` (file names only).
+    public var json: String {
+        let files = training.map { jsonString(URL(fileURLWithPath: $0).lastPathComponent) }.joined(separator: ",")
+        return "{\"training\":[\(files)],\"wordnet\":\(wordNet.map(jsonString) ?? "null")}"
+    }
+}
+
+/// Builds lemmatizers from a ``LemmatizerSource``.
+public enum LemmatizerBuild {
+    /// Reads the training treebanks and WordNet.
+    /// - Throws: ``PipelineError`` naming each unreadable file or malformed line.
+    public static func make(_ source: LemmatizerSource) throws -> Lemmatizer {
+        var trainer = LemmatizerTrainer()
+        var problems: [String] = []
+        for path in source.training {
+            if let problem = NgramBuild.checkInput(path) { problems.append(problem); continue }
+            do {
+                problems += try TreebankReader.read(path: path) { sentence in
+                    trainer.add(sentence: sentence.words.map { LemmaExample(form: $0.form, upos: $0.upos, lemma: $0.lemma) })
+                }
+            } catch let error as CorpusError {
+                problems.append(error.description)
+            }
+        }
+        if !problems.isEmpty { throw PipelineError(problems) }
+        var wordNet = WordNet()
+        if let directory = source.wordNet {
+            do { wordNet = try WordNet(directory: directory) } catch { throw PipelineError(error.description) }
+        }
+        return trainer.finish(wordNet: wordNet)
+    }
+}
+
+/// Opens a part-of-speech tagger stored in a Lexiforge store (`eval lemma --tagger STORE`).
+///
+/// The HMM tagger is built on branch issue-5 (module LexiforgeHMM, Viterbi tagger in
+/// LexiforgeReader); at merge time this becomes
+/// `try TrainedStore(path: path).hmmTagger()` plus a one-line `PartOfSpeechTagger` conformance.
+public enum TaggerLoader {
+    nonisolated(unsafe) public static var open: (String) throws -> any PartOfSpeechTagger = { path in
+        throw PipelineError("\(path): this build has no store-backed part-of-speech tagger yet (the HMM tagger of issue 5 is not merged); use --gold-tags for the upper bound or omit --tagger for tag-free lemmas")
+    }
+}
+
+/// Where `eval lemma` gets its tags.
+public enum LemmaTagging: Sendable {
+    case none
+    case gold
+    case tagger(String)
+}
+
+/// What `lexiforge eval lemma` measured.
+public struct LemmaEvalReport: Sendable {
+    public var words = 0
+    public var correct = 0
+    /// Words whose form the training data never showed.
+    public var unseen = 0
+    public var unseenCorrect = 0
+    public var trainingWords = 0
+    public var trainingSeconds = 0.0
+    public var lemmatizeSeconds = 0.0
+    public var examples: [String] = []
+    public var problems: [String] = []
+    public var accuracy: Double { words == 0 ? 0 : Double(correct) / Double(words) }
+    public var unseenAccuracy: Double { unseen == 0 ? 0 : Double(unseenCorrect) / Double(unseen) }
+}
+
+/// Scores a lemmatizer against a CoNLL-U treebank.
+///
+/// In: gold CoNLL-U (its syntactic words, as the treebank tokenized them), a
+/// ``LemmatizerSource`` to train from and where tags come from. Out: case-sensitive accuracy over
+/// all words (punctuation included, as the gold lemma column has one for every word).
+public enum LemmaEval {
+    public static func run(gold: String, source: LemmatizerSource, tagging: LemmaTagging, examples: Int = 0) throws -> LemmaEvalReport {
+        var report = LemmaEvalReport()
+        if let problem = NgramBuild.checkInput(gold) { throw PipelineError(problem) }
+        let start = ContinuousClock.now
+        let lemmatizer = try LemmatizerBuild.make(source)
+        report.trainingSeconds = seconds(since: start)
+        report.trainingWords = lemmatizer.trainingWords
+        var tagger: (any PartOfSpeechTagger)?
+        if case .tagger(let path) = tagging { tagger = try TaggerLoader.open(path) }
+        var sentences: [TreebankSentence] = []
+        report.problems = try TreebankReader.read(path: gold) { sentences.append($0) }
+        let clock = ContinuousClock.now
+        var predicted: [[String]] = []
+        predicted.reserveCapacity(sentences.count)
+        for sentence in sentences {
+            let forms = sentence.words.map(\.form)
+            let tags: [String]?
+            switch tagging {
+            case .none: tags = nil
+            case .gold: tags = sentence.words.map(\.upos)
+            case .tagger: tags = tagger!.tags(for: forms)
+            }
+            predicted.append(lemmatizer.lemmatize(forms, tags: tags))
+        }
+        report.lemmatizeSeconds = seconds(since: clock)
+        for (sentence, lemmas) in zip(sentences, predicted) {
+            for (word, lemma) in zip(sentence.words, lemmas) {
+                report.words += 1
+                let ok = lemma == word.lemma
+                if ok { report.correct += 1 }
+                if !lemmatizer.isSeen(word.form) {
+                    report.unseen += 1
+                    if ok { report.unseenCorrect += 1 }
+                }
+                if !ok && report.examples.count < examples {
+                    report.examples.append("\(word.form)\t\(word.upos)\tgold \(word.lemma)\tgot \(lemma)\(lemmatizer.isSeen(word.form) ? "" : "\t(unseen)")")
+                }
+            }
+        }
+        return report
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let d = ContinuousClock.now - start
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+}
