@@ -35,9 +35,12 @@ extension Tokenizer {
                 switch c {
                 case UInt8(ascii: "'"):
                     if i > start, isLetter(b, at: previous), isLetter(b, at: i + 1) { previous = i; i += 1; continue }
+                    // 1960's, AK47's
+                    if i > start, Self.isDigit(b[i - 1]), i + 1 < n, b[i + 1] == UInt8(ascii: "s"),
+                       i + 2 >= n || !Self.isASCIIWordByte(b[i + 2]) { previous = i + 1; i += 2; continue }
                 case UInt8(ascii: "-"):
                     if i + 1 < n, b[i + 1] != UInt8(ascii: "-"), isWordStart(b, at: i + 1),
-                       mode == .keyboard || treebankKeepsHyphen(b, segment: segmentStart..<i) {
+                       mode == .keyboard || treebankKeepsHyphen(b, segment: segmentStart..<i, first: segmentStart == start) {
                         previous = i; i += 1; segmentStart = i; family = 0; continue
                     }
                 case UInt8(ascii: "."):
@@ -79,7 +82,7 @@ extension Tokenizer {
 
     /// Treebank mode: does the hyphen after `segment` stay inside the word?
     /// Yes after a bound prefix (e-mail, non-human) and inside phone numbers (713-853-3989, 1-800-…).
-    func treebankKeepsHyphen(_ b: UnsafeBufferPointer<UInt8>, segment: Range<Int>) -> Bool {
+    func treebankKeepsHyphen(_ b: UnsafeBufferPointer<UInt8>, segment: Range<Int>, first: Bool) -> Bool {
         let count = segment.count
         guard count > 0, count <= 7 else { return false }
         var digits = 0
@@ -91,22 +94,26 @@ extension Tokenizer {
             lower.append(c >= 0x41 && c <= 0x5A ? c | 0x20 : c)
         }
         if digits == count {
-            // Phone numbers: a group of 1 or 3 digits followed by a group of 3 or 4 digits.
+            // Phone numbers: 345-9945, 713-853-3989, 1-800-991-9019 (not ranges like 400-500).
             var j = segment.upperBound + 1
             var next = 0
             while j < b.count, Self.isDigit(b[j]) { next += 1; j += 1 }
-            return (count == 3 || count == 1 || segment.lowerBound > 0 && b[segment.lowerBound - 1] == UInt8(ascii: "-"))
-                && (next == 3 || next == 4) && (j >= b.count || !Self.isASCIIWordByte(b[j]))
+            if j < b.count, Self.isASCIIWordByte(b[j]) { return false }
+            let continues = j + 1 < b.count && b[j] == UInt8(ascii: "-") && Self.isDigit(b[j + 1])
+            let inside = !first && b[segment.lowerBound - 1] == UInt8(ascii: "-")
+            return (next == 4 && (count == 3 || inside)) || (next == 3 && continues && (count == 3 || count == 1))
         }
-        return digits == 0 && Self.boundPrefixes.contains(lower)
+        return first && digits == 0 && Self.boundPrefixes.contains(lower)
     }
 
     /// Extends a word over a following period when the word is an abbreviation or an initial.
     func attachAbbreviationPeriod(_ b: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> Int {
         let n = b.count
         guard end < n, b[end] == UInt8(ascii: ".") else { return end }
-        // "..." is an ellipsis, not an abbreviation period.
-        if end + 1 < n && b[end + 1] == UInt8(ascii: ".") { return end }
+        // "..." is an ellipsis, not an abbreviation period; "D.C.." is an abbreviation and a period.
+        let doubled = end + 1 < n && b[end + 1] == UInt8(ascii: ".")
+        if doubled && end + 2 < n && b[end + 2] == UInt8(ascii: ".") { return end }
+        if doubled && !(end > start + 1 && b[end - 2] == UInt8(ascii: ".")) { return end }
         let length = end - start
         // Dotted abbreviations: U.S., e.g., i.e., a.m., Ph.D. (letter groups of one or two).
         var segment = 0
@@ -231,22 +238,54 @@ extension Tokenizer {
 
     // MARK: - Treebank clitics
 
-    /// Appends the word `start..<end`; in treebank mode split into its syntactic words.
+    /// Appends the word `start..<end`; in treebank mode split into its syntactic words (and
+    /// extended over a plural possessive apostrophe). Returns where the word ends.
     func appendWord(_ b: UnsafeBufferPointer<UInt8>, start: Int, end: Int, spaceBefore: Bool,
-                    into tokens: inout [Token], startsLowercase: Bool? = nil) {
+                    into tokens: inout [Token], startsLowercase: Bool? = nil) -> Int {
         let lower = startsLowercase ?? (b[start] >= 0x61 && b[start] <= 0x7A)
         guard mode == .treebank, end - start >= 2 else {
             tokens.append(Token(start: start, end: end, kind: .word, spaceBefore: spaceBefore, startsLowercase: lower))
-            return
+            return end
         }
         var cuts: [Int] = []
+        var end = end
         Self.cliticCuts(b, start: start, end: end, into: &cuts)
+        // Plural possessive: "veterans' attack" is veterans + ' unless a single quote is open.
+        if b[end - 1] == UInt8(ascii: "s"), end < b.count, let apostrophe = Self.apostropheLength(b, at: end),
+           end + apostrophe == b.count || !isLetter(b, at: end + apostrophe), !Self.singleQuoteOpen(b, before: start) {
+            cuts.append(end)
+            end += apostrophe
+        }
         var from = start
         for (k, cut) in (cuts + [end]).enumerated() {
             tokens.append(Token(start: from, end: cut, kind: .word, spaceBefore: k == 0 ? spaceBefore : false,
                                 startsLowercase: k == 0 ? lower : true, continuesToken: k > 0))
             from = cut
         }
+        return end
+    }
+
+    /// Bytes of the apostrophe (' or ’) at `i`, or nil.
+    static func apostropheLength(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Int? {
+        if b[i] == UInt8(ascii: "'") { return 1 }
+        if b[i] == 0xE2, i + 2 < b.count, b[i + 1] == 0x80, b[i + 2] == 0x99 { return 3 }
+        return nil
+    }
+
+    /// Whether a single quote (' or ‘ after a space or the line start) opens before `i` and is
+    /// not closed yet.
+    static func singleQuoteOpen(_ b: UnsafeBufferPointer<UInt8>, before i: Int) -> Bool {
+        var open = false
+        var k = 0
+        while k < i {
+            if b[k] == 0xE2, k + 2 < b.count, b[k + 1] == 0x80, b[k + 2] == 0x98 { open = true; k += 3; continue }
+            if b[k] == UInt8(ascii: "'") {
+                if k == 0 || b[k - 1] == 0x20 { open = true }
+                else if k + 1 >= b.count || !isASCIIWordByte(b[k + 1]) { open = false }
+            }
+            k += 1
+        }
+        return open
     }
 
     /// Contractions written without an apostrophe, split as EWT splits them (dont → do + nt).
@@ -300,8 +339,6 @@ extension Tokenizer {
             let inner = lower[..<a]
             if let a2 = inner.lastIndex(of: apostrophe), a2 > 0, clitics.contains(Array(inner[(a2 + 1)...])) {
                 cuts.append(position[a2])
-            } else if a >= 2, lower[a - 1] == UInt8(ascii: "t"), lower[a - 2] == UInt8(ascii: "'") {
-                // rare: n't've
             }
             cuts.append(position[a])
         }

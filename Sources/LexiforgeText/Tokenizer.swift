@@ -71,8 +71,12 @@ public struct Tokenizer: Sendable {
         "Capt", "Lt", "Sgt", "Hon", "Gov", "Mt", "vs", "etc", "viz", "cf", "ca", "No", "Vol", "vol",
         "ch", "Ch", "pp", "fig", "Fig", "Co", "Inc", "Ltd", "Bros", "Esq", "Jan", "Feb", "Mar", "Apr",
         "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat",
-        "Sun", "approx", "dept", "est", "Ave", "Blvd", "Rd", "Corp", "Ft", "Sen", "Rep", "Pres", "Adm",
-        "Maj", "Sr", "Mass", "Calif", "Fla", "Penn", "Wash", "Jun", "Hwy", "Univ", "Assn", "Dist",
+        "approx", "dept", "est", "Ave", "Blvd", "Rd", "Corp", "Ft", "Sen", "Rep", "Pres", "Adm",
+        "Maj", "Hwy", "Univ", "Assn", "Dist",
+        // US states as newspapers abbreviate them (not Ill., Ind., Miss., Me.: words too).
+        "Ala", "Ariz", "Ark", "Calif", "Colo", "Conn", "Fla", "Ga", "Kan", "Ky", "La", "Md", "Mass",
+        "Mich", "Minn", "Neb", "Nev", "Okla", "Ore", "Pa", "Penn", "Tenn", "Tex", "Va", "Vt", "Wash",
+        "Wis", "Wyo",
     ].map { Array($0.utf8) })
 
     /// Titles: an abbreviation that is never the last word of a sentence (the sentence splitter
@@ -87,8 +91,8 @@ public struct Tokenizer: Sendable {
     /// "e-mail", "non-human", "re-elect" whole and splits "so - called", "follow - up").
     static let boundPrefixes: Set<[UInt8]> = Set([
         "e", "non", "pre", "anti", "mid", "re", "post", "co", "over", "pro", "multi", "ex", "sub",
-        "semi", "cross", "neo", "psycho", "socio", "counter", "intra", "inter", "micro", "macro",
-        "un", "mega", "ultra", "bi", "tri", "quasi", "pseudo", "trans", "vice", "mis", "hyper",
+        "semi", "cross", "neo", "psycho", "socio", "counter", "intra", "micro", "macro",
+        "un", "mega", "ultra", "bi", "tri", "quasi", "pseudo", "trans", "mis", "hyper", "arch",
     ].map { Array($0.utf8) })
 
     /// Appends the tokens of `line` to `tokens`.
@@ -117,7 +121,7 @@ public struct Tokenizer: Sendable {
                         continue
                     }
                     i = attachAbbreviationPeriod(line, start: start, end: i)
-                    appendWord(line, start: start, end: i, spaceBefore: space, into: &tokens)
+                    i = appendWord(line, start: start, end: i, spaceBefore: space, into: &tokens)
                     space = false
                     continue
                 }
@@ -134,12 +138,26 @@ public struct Tokenizer: Sendable {
                     kind = .terminal
                 case UInt8(ascii: "!"), UInt8(ascii: "?"):
                     i += 1
+                    if mode == .treebank {   // ?!?! is one token in UD English
+                        while i < n && (line[i] == UInt8(ascii: "!") || line[i] == UInt8(ascii: "?")) { i += 1 }
+                    }
                     kind = .terminal
                 case UInt8(ascii: "-"):
                     while i < n && line[i] == UInt8(ascii: "-") { i += 1 }
+                case UInt8(ascii: "'") where i + 2 < n && Self.isDigit(line[i + 1]) && Self.isDigit(line[i + 2])
+                        && (i + 3 == n || !Self.isASCIIWordByte(line[i + 3])) && space:
+                    i += 3   // '72: a year with its century left out
+                    kind = .word
                 case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
                     i += 1
+                    if mode == .treebank && c != UInt8(ascii: ")") && c != UInt8(ascii: "]") && c != UInt8(ascii: "}") {
+                        while i < n && line[i] == c { i += 1 }   // '' as one token
+                    }
                     kind = .closing
+                case UInt8(ascii: "*"), UInt8(ascii: "="), UInt8(ascii: "~"), UInt8(ascii: "#"), UInt8(ascii: "+"),
+                     UInt8(ascii: "_"), UInt8(ascii: "<"), UInt8(ascii: ">"):
+                    i += 1
+                    if mode == .treebank { while i < n && line[i] == c { i += 1 } }   // *** and == as one token
                 case UInt8(ascii: ":"), UInt8(ascii: ";"), UInt8(ascii: "="):
                     i = emoticonEnd(line, from: i, spaceBefore: space) ?? i + 1
                 default:
@@ -154,7 +172,7 @@ public struct Tokenizer: Sendable {
             if Self.isWordScalar(scalar) {
                 let start = i
                 i = scanWord(line, from: i)
-                appendWord(line, start: start, end: i, spaceBefore: space, into: &tokens,
+                i = appendWord(line, start: start, end: i, spaceBefore: space, into: &tokens,
                            startsLowercase: scalar.properties.isLowercase)
                 space = false
                 continue
@@ -172,6 +190,10 @@ public struct Tokenizer: Sendable {
             }
             let start = i
             i = Self.emojiSequenceEnd(line, scalar: scalar, at: i, length: length)
+            if mode == .treebank, scalar.value == 0x2018 || scalar.value == 0x2019 || scalar.value == 0x201C || scalar.value == 0x201D,
+               i + 3 <= n, line[i] == 0xE2, line[i + 1] == 0x80, line[i + 2] == 0x98 || line[i + 2] == 0x99 {
+                i += 3   // ‘’ and ’’ (typed for ”) are one token in UD English
+            }
             tokens.append(Token(start: start, end: i, kind: kind, spaceBefore: space, startsLowercase: false))
             space = false
         }
