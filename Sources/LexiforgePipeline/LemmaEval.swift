@@ -14,6 +14,11 @@ public struct LemmatizerSource: Sendable, Equatable {
         self.wordNet = wordNet
     }
 
+    /// WordNet alone when `wordnet-base` is installed, else nil.
+    public static var wordNetIfInstalled: LemmatizerSource? {
+        FileManager.default.fileExists(atPath: WordNet.defaultDirectory + "/index.noun") ? LemmatizerSource() : nil
+    }
+
     /// Provenance: `{"training":[...],"wordnet":...}` (file names only).
     public var json: String {
         let files = training.map { jsonString(URL(fileURLWithPath: $0).lastPathComponent) }.joined(separator: ",")

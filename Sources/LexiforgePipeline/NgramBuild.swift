@@ -26,6 +26,13 @@ public struct NgramBuildConfig: Sendable {
     public var modelName: String?
     /// Expected sha256 per input path (from the corpus manifest); a mismatch fails the build.
     public var expectedSHA256: [String: String] = [:]
+    /// Write the `word.lemma` and `word.script` columns. Off by default: on chapter 1 of Dorian
+    /// Gray at order 2 they add about 26 kB (lemma text, two indexes), more than the keyboard
+    /// store's size budget allows.
+    public var wordClasses = false
+    /// Where the lemmas of the `word.lemma` column come from (with ``wordClasses``); nil leaves
+    /// the column NULL (every word its own lemma). Default: WordNet when installed.
+    public var lemmatizer: LemmatizerSource? = LemmatizerSource.wordNetIfInstalled
 
     public init(inputs: [String], output: String) {
         self.inputs = inputs
@@ -69,6 +76,7 @@ public enum NgramBuild {
         let problems = config.inputs.compactMap(checkInput)
         if !problems.isEmpty { throw PipelineError(problems) }
         let file = try AtomicStoreFile.prepare(path: config.output)
+        let lemmatizer = config.wordClasses ? try config.lemmatizer.map(LemmatizerBuild.make) : nil
 
         progress.stage(1, of: 3, "Reading and counting \(config.inputs.count) file(s), orders 1-\(config.order)")
         let counter = NgramCounter(order: config.order)
@@ -107,13 +115,29 @@ public enum NgramBuild {
 
         progress.stage(3, of: 3, "Writing \(config.output)")
         let meta = provenance(config: config, summaries: summaries, counts: counts)
-        try StoreWriter.write(counts: counts, meta: meta, to: file)
+        try StoreWriter.write(counts: counts, meta: meta, words: config.wordClasses ? wordColumns(counts.words, lemmatizer: lemmatizer) : nil, to: file)
         progress.endStage()
         let bytes = (try? FileManager.default.attributesOfItem(atPath: config.output)[.size] as? Int) ?? 0
         return NgramBuildReport(
             files: summaries, tokens: counts.tokens, sentences: counts.sentences,
             vocabulary: counts.words.count, ngrams: [counts.words.count] + counts.tables.map(\.entryCount),
             storeBytes: bytes, warnings: warnings)
+    }
+
+    /// The `word.lemma` and `word.script` columns: tag-free lemmas (NULL when the word is its own
+    /// lemma, and for the reserved tokens) and script classes.
+    static func wordColumns(_ words: [String], lemmatizer: Lemmatizer?) -> StoreWriter.WordColumns {
+        var lemmas: [String?] = []
+        var scripts: [UInt8] = []
+        lemmas.reserveCapacity(words.count)
+        scripts.reserveCapacity(words.count)
+        for (id, word) in words.enumerated() {
+            let reserved = id < Int(StoreSchema.ReservedID.firstWord)
+            scripts.append(reserved ? ScriptClass.symbols.rawValue : ScriptClass(of: word).rawValue)
+            let lemma = reserved ? nil : lemmatizer?.lemma(of: word, tag: nil, position: 1)
+            lemmas.append(lemma == word ? nil : lemma)
+        }
+        return .init(lemmas: lemmas, scripts: scripts)
     }
 
     /// One line when `path` cannot be a corpus (checked before any reading starts).
@@ -140,13 +164,14 @@ public enum NgramBuild {
             Key.schemaVersion: String(StoreSchema.version),
             Key.toolchain: toolchainVersion,
             Key.order: String(config.order),
-            Key.textOptions: "{\"lowercase\":\(config.text.lowercase),\"keep_punctuation\":\(config.text.keepPunctuation),\"replace_invalid_utf8\":\(config.corpus.replaceInvalidUTF8),\"strip_gutenberg\":\(config.corpus.stripGutenberg),\"tokenizer\":\"keyboard\"}",
+            Key.textOptions: "{\(config.text.jsonMembers),\"replace_invalid_utf8\":\(config.corpus.replaceInvalidUTF8),\"strip_gutenberg\":\(config.corpus.stripGutenberg)}",
             Key.inputs: "[" + inputs.joined(separator: ",") + "]",
             Key.tokens: String(counts.tokens),
             Key.sentences: String(counts.sentences),
             Key.vocabulary: String(counts.words.count),
         ]
         if let name = config.modelName { meta[Key.model] = name }
+        if config.wordClasses, let lemmatizer = config.lemmatizer { meta[Key.lemmatizer] = lemmatizer.json }
         if let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let seconds = Double(epoch) {
             let formatter = ISO8601DateFormatter()
             formatter.timeZone = TimeZone(identifier: "UTC")

@@ -51,7 +51,7 @@ public struct TableStatistics: Sendable, Equatable {
 /// refuses anything else with a message that says how to rebuild.
 public final class TrainedStore: Sendable {
     public let path: String
-    private let queue: DatabaseQueue
+    let queue: DatabaseQueue
     /// The store's n-gram order (1...5).
     public let order: Int
     /// Provenance: the `meta` table.

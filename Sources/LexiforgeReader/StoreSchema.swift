@@ -4,17 +4,30 @@
 /// `PRAGMA user_version` differs from ``StoreSchema/version``, and the tests use the same
 /// constants. Change the layout here and bump ``version``.
 ///
-/// Layout (version 1):
+/// Layout (version 2):
 /// - `meta(key, value)`: provenance; see ``StoreSchema/MetaKey``.
 /// - `word(id, text, count)`: the vocabulary. Ids are dense integers: 0 `<unk>`, 1 `<s>`,
 ///   2 `</s>`, then every word by descending count (ties by byte order), so frequent words
 ///   get the shortest varints. `count` is the unigram count (for `<s>`: the sentence count).
+/// - `word_class(word, lemma, script)`, only in stores built with word classes
+///   (`lexiforge ngrams --word-classes`; small keyboard stores keep their size budget without):
+///   one row per word id. `lemma` is the word's tag-free lemma, NULL when it is the word itself
+///   (indexed where not NULL: search with `lemma = ? OR (w.text = ? AND lemma IS NULL)`);
+///   `script` is the script class code (``StoreSchema/scriptNames``, view `script_name`),
+///   indexed, so `WHERE script = 4` selects every Han word with an index lookup. View
+///   `word_class_view(word, lemma, script, count)` shows text.
 /// - `bigram(w1, w2, count)`, `trigram(w1, w2, w3, count)`, `fourgram(...)`, `fivegram(...)`:
 ///   `WITHOUT ROWID` tables keyed by the id tuple, present up to the store's order.
 /// - Views `unigram_view`, `bigram_view`, ... that show words instead of ids.
 public enum StoreSchema {
     /// Bumped whenever a table, column, index or view changes meaning or shape.
-    public static let version = 1
+    public static let version = 2
+
+    /// Names of the `word.script` codes (index = code), as LexiforgeText's `ScriptClass` defines them.
+    public static let scriptNames = [
+        "other", "latin", "hiragana", "katakana", "han", "kanji_kana", "hangul", "cyrillic", "greek",
+        "digits", "symbols", "mixed",
+    ]
 
     /// `PRAGMA application_id`: "LXFG" (0x4C584647), so `file(1)`-style tools and our reader can tell
     /// a Lexiforge store from any other SQLite database.
@@ -49,6 +62,8 @@ public enum StoreSchema {
         public static let tokens = "tokens"
         public static let sentences = "sentences"
         public static let vocabulary = "vocabulary"
+        /// JSON object: where the `word.lemma` column's lemmatizer learned (`training` files, `wordnet` folder).
+        public static let lemmatizer = "lemmatizer"
         /// Only written when the environment sets `SOURCE_DATE_EPOCH`, so builds stay byte-identical.
         public static let created = "created"
     }
@@ -65,7 +80,7 @@ public enum StoreSchema {
     }
 
     /// The statements that create an empty store of the given order, in execution order.
-    public static func creationStatements(order: Int) -> [String] {
+    public static func creationStatements(order: Int, wordClasses: Bool = false) -> [String] {
         precondition((1...maxOrder).contains(order))
         var sql = [
             """
@@ -87,6 +102,26 @@ public enum StoreSchema {
                 SELECT text AS word, count FROM word
             """,
         ]
+        if wordClasses {
+            sql += [
+                """
+                CREATE TABLE word_class (
+                    word INTEGER PRIMARY KEY REFERENCES word(id),
+                    lemma TEXT,
+                    script INTEGER NOT NULL CHECK (script BETWEEN 0 AND \(scriptNames.count - 1))
+                )
+                """,
+                "CREATE INDEX word_class_by_lemma ON word_class(lemma) WHERE lemma IS NOT NULL",
+                "CREATE INDEX word_class_by_script ON word_class(script)",
+                "CREATE VIEW script_name(id, name) AS VALUES "
+                    + scriptNames.enumerated().map { "(\($0.offset), '\($0.element)')" }.joined(separator: ", "),
+                """
+                CREATE VIEW word_class_view AS
+                    SELECT w.text AS word, COALESCE(c.lemma, w.text) AS lemma, n.name AS script, w.count
+                    FROM word_class AS c JOIN word AS w ON w.id = c.word JOIN script_name AS n ON n.id = c.script
+                """,
+            ]
+        }
         if order >= 2 {
             for n in 2...order {
                 let columns = (1...n).map { "w\($0)" }

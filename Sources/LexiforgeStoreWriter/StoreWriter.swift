@@ -88,8 +88,20 @@ public final class AtomicStoreFile {
 /// secondary indexes are built after the rows, and `user_version` is stamped last.
 /// Identical inputs give byte-identical files (no timestamps unless the caller puts one in `meta`).
 public enum StoreWriter {
+    /// Per-word columns beyond text and count, indexed like `NgramCounts.words`.
+    public struct WordColumns: Sendable {
+        /// The lemma, nil when it is the word itself.
+        public var lemmas: [String?]
+        /// `StoreSchema.scriptNames` codes.
+        public var scripts: [UInt8]
+        public init(lemmas: [String?], scripts: [UInt8]) {
+            self.lemmas = lemmas
+            self.scripts = scripts
+        }
+    }
+
     public static func write(
-        counts: NgramCounts, meta: [String: String], to file: AtomicStoreFile
+        counts: NgramCounts, meta: [String: String], words columns: WordColumns? = nil, to file: AtomicStoreFile
     ) throws(StoreWriteError) {
         do {
             var configuration = Configuration()
@@ -104,7 +116,7 @@ public enum StoreWriter {
                     PRAGMA cache_size = -65536;
                     """)
                 try db.inTransaction {
-                    for sql in StoreSchema.creationStatements(order: counts.order)
+                    for sql in StoreSchema.creationStatements(order: counts.order, wordClasses: columns != nil)
                     where !sql.hasPrefix("CREATE UNIQUE INDEX") && !sql.hasPrefix("CREATE INDEX") {
                         try db.execute(sql: sql)
                     }
@@ -114,10 +126,16 @@ public enum StoreWriter {
                     for (id, word) in counts.words.enumerated() {
                         try wordInsert.execute(arguments: [id, word, Int64(counts.unigramCounts[id])])
                     }
+                    if let columns {
+                        let classInsert = try db.makeStatement(sql: "INSERT INTO word_class(word, lemma, script) VALUES (?, ?, ?)")
+                        for id in counts.words.indices {
+                            try classInsert.execute(arguments: [id, columns.lemmas[id], Int64(columns.scripts[id])])
+                        }
+                    }
                     for table in counts.tables {
                         try insert(table, into: StoreSchema.ngramTable(order: table.n), db: db)
                     }
-                    for sql in StoreSchema.creationStatements(order: counts.order)
+                    for sql in StoreSchema.creationStatements(order: counts.order, wordClasses: columns != nil)
                     where sql.hasPrefix("CREATE UNIQUE INDEX") || sql.hasPrefix("CREATE INDEX") {
                         try db.execute(sql: sql)
                     }

@@ -7,10 +7,30 @@ public struct TextOptions: Sendable, Equatable, Codable {
     /// "Yes"), as in Presage and Tally. Punctuation still decides sentence boundaries either way.
     /// Turn it on for a language model that scores punctuation too (KenLM style).
     public var keepPunctuation: Bool
+    /// How contractions and hyphenated words are split (``TokenizerMode``); keyboard for training.
+    public var mode: TokenizerMode
+    /// Unicode normalization of every token.
+    public var normalization: UnicodeNormalization
+    /// Curly quotes and apostrophes become straight ones (’ → ', “ ” → "), so "don’t" and
+    /// "don't" count as one word.
+    public var straightQuotes: Bool
+    /// Numbers (3.14, 1,000, 5:30) become the class token `<num>`, so a model learns "<num> years"
+    /// once instead of once per number.
+    public var numberClass: Bool
 
-    public init(lowercase: Bool = false, keepPunctuation: Bool = false) {
+    public init(lowercase: Bool = false, keepPunctuation: Bool = false, mode: TokenizerMode = .keyboard,
+                normalization: UnicodeNormalization = .none, straightQuotes: Bool = false, numberClass: Bool = false) {
         self.lowercase = lowercase
         self.keepPunctuation = keepPunctuation
+        self.mode = mode
+        self.normalization = normalization
+        self.straightQuotes = straightQuotes
+        self.numberClass = numberClass
+    }
+
+    /// Provenance: the options as a JSON object's members (no braces), in a fixed order.
+    public var jsonMembers: String {
+        "\"lowercase\":\(lowercase),\"keep_punctuation\":\(keepPunctuation),\"tokenizer\":\"\(mode.rawValue)\",\"normalization\":\"\(normalization.rawValue)\",\"straight_quotes\":\(straightQuotes),\"number_class\":\(numberClass)"
     }
 }
 
@@ -39,7 +59,9 @@ public struct SentenceView {
 /// token (`.`, `!`, `?`, `...`, `…`) followed by a token that does not start with a lowercase
 /// letter are. Closing quotes and brackets right after the terminal token stay with the sentence
 /// they close. Abbreviation periods never reach the splitter: the ``Tokenizer`` keeps them inside
-/// the word.
+/// the word, decimals (3.14) and initials (J. Smith) too; an abbreviation that can end a sentence
+/// ("U.S.", "Inc.", "etc.", not titles like "Mr.") ends one when a typical sentence opener follows
+/// ("He", "The", "But", ...).
 ///
 /// ```swift
 /// var splitter = SentenceSplitter()
@@ -48,14 +70,24 @@ public struct SentenceView {
 /// ```
 public struct SentenceSplitter {
     public let options: TextOptions
-    private let tokenizer = Tokenizer()
+    private let tokenizer: Tokenizer
     private var lineTokens: [Token] = []
     private var bytes: [UInt8] = []
     private var ends: [Int] = []
     private var pendingBoundary = false
+    /// The previous token was an abbreviation that may end a sentence.
+    private var pendingAbbreviation = false
+
+    /// Words that typically open a sentence: after "U.S." they mean a new sentence began.
+    static let openers: Set<String> = [
+        "I", "He", "She", "It", "We", "They", "You", "The", "This", "That", "These", "Those", "There",
+        "But", "And", "So", "In", "A", "An", "His", "Her", "Our", "My", "Their", "What", "When", "If",
+        "However", "Then", "Now", "Yet", "As", "At", "On", "For", "After", "Today",
+    ]
 
     public init(options: TextOptions = .init()) {
         self.options = options
+        self.tokenizer = Tokenizer(mode: options.mode)
         bytes.reserveCapacity(4096)
         ends.reserveCapacity(256)
     }
@@ -70,6 +102,13 @@ public struct SentenceSplitter {
             return
         }
         for token in lineTokens {
+            if pendingAbbreviation {
+                pendingAbbreviation = false
+                if token.kind == .word && !token.continuesToken
+                    && Self.openers.contains(String(decoding: line[token.start..<token.end], as: UTF8.self)) {
+                    try flush(emit)
+                }
+            }
             if pendingBoundary {
                 if (token.kind == .closing || token.kind == .terminal) && !token.spaceBefore {
                     append(line, token)
@@ -80,6 +119,10 @@ public struct SentenceSplitter {
             }
             append(line, token)
             if token.kind == .terminal { pendingBoundary = true }
+            if token.kind == .word && token.end - token.start > 2 && line[token.end - 1] == UInt8(ascii: ".")
+                && !Tokenizer.titles.contains(Array(line[token.start..<(token.end - 1)])) {
+                pendingAbbreviation = true
+            }
         }
     }
 
@@ -110,7 +153,9 @@ public struct SentenceSplitter {
     private mutating func append(_ line: UnsafeBufferPointer<UInt8>, _ token: Token) {
         if token.kind != .word && !options.keepPunctuation { return }
         let slice = UnsafeBufferPointer(rebasing: line[token.start..<token.end])
-        if options.lowercase {
+        if options.rewritesTokens {
+            bytes.append(contentsOf: options.normalize(String(decoding: slice, as: UTF8.self)).utf8)
+        } else if options.lowercase {
             var ascii = true
             for b in slice where b >= 0x80 { ascii = false; break }
             if ascii {
@@ -126,6 +171,7 @@ public struct SentenceSplitter {
 
     private mutating func flush(_ emit: (SentenceView) throws -> Void) rethrows {
         pendingBoundary = false
+        pendingAbbreviation = false
         guard !ends.isEmpty else { return }
         try bytes.withUnsafeBufferPointer { b in
             try ends.withUnsafeBufferPointer { e in try emit(SentenceView(bytes: b, ends: e)) }

@@ -27,6 +27,14 @@ struct Ngrams: ParsableCommand {
     @Flag(help: "Count punctuation and symbols as tokens (default: words and numbers only, as a keyboard types them).")
     var keepPunctuation = false
 
+    @OptionGroup var text: TextFlags
+
+    @Flag(help: "Write each word's lemma and script class (indexed columns; larger store).")
+    var wordClasses = false
+
+    @Option(help: "With --word-classes: CoNLL-U file the lemmatizer learns from (with WordNet); repeat for several.")
+    var lemmaTrain: [String] = []
+
     @Flag(help: "Replace invalid UTF-8 with U+FFFD (a warning) instead of failing.")
     var replaceInvalid = false
 
@@ -46,6 +54,9 @@ struct Ngrams: ParsableCommand {
             config.order = order
             config.text.lowercase = lowercase
             config.text.keepPunctuation = keepPunctuation
+            text.apply(to: &config.text)
+            config.wordClasses = wordClasses
+            if !lemmaTrain.isEmpty { config.lemmatizer = LemmatizerSource(training: lemmaTrain) }
             config.corpus.replaceInvalidUTF8 = replaceInvalid
             config.corpus.stripGutenberg = !keepGutenbergBoilerplate
             config.strict = build.strict

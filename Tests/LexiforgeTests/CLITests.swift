@@ -159,7 +159,7 @@ struct CLITests {
         let inspect = try CLI.run(["inspect", store])
         #expect(inspect.status == 0, "stderr: \(inspect.stderr)")
         let lines = inspect.stdoutLines
-        #expect(lines.contains("schema version: 1"))
+        #expect(lines.contains("schema version: \(StoreSchema.version)"))
         for table in ["meta", "word", "bigram", "trigram"] {
             #expect(lines.contains { $0.hasPrefix("  \(table) ") }, "\(table)")
         }

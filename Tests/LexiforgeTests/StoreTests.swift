@@ -46,7 +46,7 @@ struct StoreTests {
     func meta() throws {
         let store = try TrainedStore(path: storePath)
         #expect(store.order == 3)
-        #expect(store.meta["schema_version"] == "1")
+        #expect(store.meta["schema_version"] == String(StoreSchema.version))
         #expect(store.meta["order"] == "3")
         #expect(store.meta["tokens"] == "18")
         #expect(store.meta["sentences"] == "4")
@@ -55,7 +55,7 @@ struct StoreTests {
         #expect(store.meta["inputs"]
                 == "[{\"file\":\"tiny.txt\",\"sha256\":\"d9a16a07bd8f5df8a6b38db2411b23db001e0a310390127355b6db5f7584fce7\",\"bytes\":74}]")
         #expect(store.meta["text_options"]
-                == "{\"lowercase\":false,\"keep_punctuation\":false,\"replace_invalid_utf8\":false,\"strip_gutenberg\":true,\"tokenizer\":\"keyboard\"}")
+                == "{\"lowercase\":false,\"keep_punctuation\":false,\"tokenizer\":\"keyboard\",\"normalization\":\"none\",\"straight_quotes\":false,\"number_class\":false,\"replace_invalid_utf8\":false,\"strip_gutenberg\":true}")
         #expect(store.meta["model"] == nil)
         #expect(!store.isLowercased)
     }
@@ -64,7 +64,7 @@ struct StoreTests {
     func views() throws {
         let queue = try DatabaseQueue(path: storePath, configuration: { var c = Configuration(); c.readonly = true; return c }())
         try queue.read { db in
-            #expect(try Int.fetchOne(db, sql: "PRAGMA user_version") == 1)
+            #expect(try Int.fetchOne(db, sql: "PRAGMA user_version") == StoreSchema.version)
             #expect(try Int32.fetchOne(db, sql: "PRAGMA application_id") == 0x4C58_4647)
             let words = try Row.fetchAll(db, sql: "SELECT id, text, count FROM word ORDER BY id")
                 .map { "\($0["id"] as Int) \($0["text"] as String) \($0["count"] as Int)" }
@@ -173,7 +173,7 @@ struct StoreTests {
         }
         #expect(path == copy)
         #expect(found == 99)
-        #expect(expected == 1)
+        #expect(expected == StoreSchema.version)
         #expect(error?.description.contains("schema version 99") == true)
     }
 
@@ -384,7 +384,7 @@ struct StoreTests {
         let text = try InspectReport.render(path: storePath)
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.first == "store: \(storePath)")
-        #expect(lines.contains("schema version: 1"))
+        #expect(lines.contains("schema version: \(StoreSchema.version)"))
         #expect(lines.contains("  order: 3"))
         for table in ["meta", "word", "bigram", "trigram", "word_by_text"] {
             #expect(lines.contains { $0.hasPrefix("  \(table) ") }, "\(table)")
