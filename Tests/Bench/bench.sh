@@ -23,6 +23,8 @@ measure() {
 }
 ratio() { python3 -c "print(f'{$1/$2:.3f}')"; }
 
+# Text-stage figures (tokenization F1, lemma accuracy, tokenizer speed) at the end of the run.
+trap 'BIN=$BIN REPORT=$REPORT Tests/Bench/bench-text.sh; rm -rf "$WORK"' EXIT
 CH1=Corpora/data/corpora/dorian-gray-ch1.txt
 say "# Lexiforge benchmark, $(date -u +%Y-%m-%d) on $(nproc) cores ($(uname -m))"
 say ""
