@@ -7,6 +7,7 @@
 //   LexiforgeCorpus       reading corpora: files/gzip, BOM, CRLF, UTF-8 checks, Gutenberg boilerplate
 //   LexiforgeText         tokenizer and sentence splitter
 //   LexiforgeNgrams       n-gram tallies (plain values in, plain values out)
+//   LexiforgeHMM          hidden Markov models: supervised (TnT) and Baum-Welch training
 //   LexiforgeStoreWriter  builds a store atomically from plain values (schema from LexiforgeReader)
 //   LexiforgePipeline     the stages wired together: ngrams, train (model files), inspect, suggest
 //   lexiforge             the thin command-line executable (the only ArgumentParser user)
@@ -43,6 +44,7 @@ let package = Package(
             ]),
         .target(name: "LexiforgeText"),
         .target(name: "LexiforgeNgrams", dependencies: ["LexiforgeReader"]),
+        .target(name: "LexiforgeHMM", dependencies: ["LexiforgeReader"]),
         .target(
             name: "LexiforgeStoreWriter",
             dependencies: [
@@ -55,6 +57,7 @@ let package = Package(
             dependencies: [
                 "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
                 "LexiforgeStoreWriter",
+                "LexiforgeHMM",
             ]),
         .executableTarget(
             name: "lexiforge",
@@ -67,6 +70,7 @@ let package = Package(
             dependencies: [
                 "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
                 "LexiforgeStoreWriter", "LexiforgePipeline",
+                "LexiforgeHMM",
             ],
             exclude: ["Fixtures"]),
     ],

@@ -29,6 +29,7 @@ public enum InspectReport {
                 out.append("  \(word) → " + next.map { "\($0.word) (\($0.count))" }.joined(separator: ", "))
             }
         }
+        out += try HMMInspect.lines(store)
         return out.joined(separator: "\n")
     }
 }

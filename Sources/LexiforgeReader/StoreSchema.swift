@@ -19,6 +19,8 @@
 /// - `bigram(w1, w2, count)`, `trigram(w1, w2, w3, count)`, `fourgram(...)`, `fivegram(...)`:
 ///   `WITHOUT ROWID` tables keyed by the id tuple, present up to the store's order.
 /// - Views `unigram_view`, `bigram_view`, ... that show words instead of ids.
+/// - Version 2 adds the optional `word_class` table above and the hidden Markov tables (`hmm_*`,
+///   see ``StoreSchema/HMM``), present only in stores built by `lexiforge hmm`.
 public enum StoreSchema {
     /// Bumped whenever a table, column, index or view changes meaning or shape.
     public static let version = 2
@@ -143,5 +145,170 @@ public enum StoreSchema {
             }
         }
         return sql
+    }
+}
+
+// MARK: - Hidden Markov tables (schema version 2)
+
+extension StoreSchema {
+    /// The tables of a hidden Markov model (a part-of-speech tagger or K word classes).
+    ///
+    /// State 0 is the sentence boundary `<s>` (it also stands for `</s>` as a transition target);
+    /// real states are 1...K. Word ids are those of the `word` table. Probabilities are natural logs.
+    /// - `hmm_state(id, name, count, logprob)`: tag names, training counts, unigram log P(t).
+    /// - `hmm_initial(state, logprob)`: log P(t | <s>).
+    /// - `hmm_transition(s1, s2, logprob)`: first order, log P(s2 | s1) (maximum likelihood).
+    /// - `hmm_transition2(s1, s2, s3, logprob)`: second order, log P(s3 | s1, s2) (maximum
+    ///   likelihood, observed triples only); the tagger interpolates orders with the
+    ///   `lambda1..3` parameters (deleted interpolation, TnT).
+    /// - `hmm_emission(word, state, logprob)`: log P(word | state).
+    /// - `hmm_lexical(word, s1, s2, count)`: for frequent words w, how often tag s2 followed w
+    ///   tagged s1; the tagger blends log P(s2 | w, s1) into the transition after w.
+    /// - `hmm_emission2(word, s1, s2, count)`: for frequent words w, how often w was tagged s2
+    ///   right after tag s1; the tagger uses P(w | s1, s2) smoothed towards P(w | s2)
+    ///   (second-order emission, Thede & Harper 1999).
+    /// - `hmm_suffix(class, suffix, state, count)`: the unknown-word model: tag counts of rare
+    ///   training words by word-shape class and final letters (TnT's suffix tries).
+    /// - `hmm_parameter(name, value)`: smoothing weights and limits (``HMMParameter``).
+    /// - Views `hmm_*_view` show names instead of ids.
+    public enum HMM {
+        public static let tables = [
+            "hmm_state", "hmm_initial", "hmm_transition", "hmm_transition2", "hmm_emission",
+            "hmm_lexical", "hmm_emission2", "hmm_suffix", "hmm_parameter",
+        ]
+
+        public static let boundaryState: Int64 = 0
+        public static let boundaryName = "<s>"
+
+        public static let creationStatements: [String] = [
+            """
+            CREATE TABLE hmm_state (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL,
+                count REAL NOT NULL CHECK (count >= 0),
+                logprob REAL NOT NULL
+            )
+            """,
+            "CREATE UNIQUE INDEX hmm_state_by_name ON hmm_state(name)",
+            """
+            CREATE TABLE hmm_initial (
+                state INTEGER PRIMARY KEY REFERENCES hmm_state(id),
+                logprob REAL NOT NULL CHECK (logprob <= 0)
+            )
+            """,
+            """
+            CREATE TABLE hmm_transition (
+                s1 INTEGER NOT NULL REFERENCES hmm_state(id),
+                s2 INTEGER NOT NULL REFERENCES hmm_state(id),
+                logprob REAL NOT NULL CHECK (logprob <= 0),
+                PRIMARY KEY (s1, s2)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE hmm_transition2 (
+                s1 INTEGER NOT NULL REFERENCES hmm_state(id),
+                s2 INTEGER NOT NULL REFERENCES hmm_state(id),
+                s3 INTEGER NOT NULL REFERENCES hmm_state(id),
+                logprob REAL NOT NULL CHECK (logprob <= 0),
+                PRIMARY KEY (s1, s2, s3)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE hmm_emission (
+                word INTEGER NOT NULL REFERENCES word(id),
+                state INTEGER NOT NULL REFERENCES hmm_state(id),
+                logprob REAL NOT NULL CHECK (logprob <= 0),
+                PRIMARY KEY (word, state)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE hmm_lexical (
+                word INTEGER NOT NULL REFERENCES word(id),
+                s1 INTEGER NOT NULL REFERENCES hmm_state(id),
+                s2 INTEGER NOT NULL REFERENCES hmm_state(id),
+                count INTEGER NOT NULL CHECK (count > 0),
+                PRIMARY KEY (word, s1, s2)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE hmm_emission2 (
+                word INTEGER NOT NULL REFERENCES word(id),
+                s1 INTEGER NOT NULL REFERENCES hmm_state(id),
+                s2 INTEGER NOT NULL REFERENCES hmm_state(id),
+                count INTEGER NOT NULL CHECK (count > 0),
+                PRIMARY KEY (word, s1, s2)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE hmm_suffix (
+                class INTEGER NOT NULL,
+                suffix TEXT NOT NULL,
+                state INTEGER NOT NULL REFERENCES hmm_state(id),
+                count INTEGER NOT NULL CHECK (count > 0),
+                PRIMARY KEY (class, suffix, state)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE hmm_parameter (
+                name TEXT PRIMARY KEY NOT NULL,
+                value REAL NOT NULL
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE VIEW hmm_initial_view AS
+                SELECT s.name AS state, i.logprob FROM hmm_initial AS i JOIN hmm_state AS s ON s.id = i.state
+            """,
+            """
+            CREATE VIEW hmm_transition_view AS
+                SELECT a.name AS s1, b.name AS s2, t.logprob FROM hmm_transition AS t
+                JOIN hmm_state AS a ON a.id = t.s1 JOIN hmm_state AS b ON b.id = t.s2
+            """,
+            """
+            CREATE VIEW hmm_transition2_view AS
+                SELECT a.name AS s1, b.name AS s2, c.name AS s3, t.logprob FROM hmm_transition2 AS t
+                JOIN hmm_state AS a ON a.id = t.s1 JOIN hmm_state AS b ON b.id = t.s2
+                JOIN hmm_state AS c ON c.id = t.s3
+            """,
+            """
+            CREATE VIEW hmm_emission_view AS
+                SELECT w.text AS word, s.name AS state, e.logprob FROM hmm_emission AS e
+                JOIN word AS w ON w.id = e.word JOIN hmm_state AS s ON s.id = e.state
+            """,
+            """
+            CREATE VIEW hmm_lexical_view AS
+                SELECT w.text AS word, a.name AS s1, b.name AS s2, l.count FROM hmm_lexical AS l
+                JOIN word AS w ON w.id = l.word JOIN hmm_state AS a ON a.id = l.s1
+                JOIN hmm_state AS b ON b.id = l.s2
+            """,
+            """
+            CREATE VIEW hmm_emission2_view AS
+                SELECT w.text AS word, a.name AS s1, b.name AS s2, l.count FROM hmm_emission2 AS l
+                JOIN word AS w ON w.id = l.word JOIN hmm_state AS a ON a.id = l.s1
+                JOIN hmm_state AS b ON b.id = l.s2
+            """,
+            """
+            CREATE VIEW hmm_suffix_view AS
+                SELECT x.class, x.suffix, s.name AS state, x.count FROM hmm_suffix AS x
+                JOIN hmm_state AS s ON s.id = x.state
+            """,
+        ]
+    }
+
+    /// Names of the `hmm_parameter` rows.
+    public enum HMMParameter {
+        /// Weights of the unigram, bigram and trigram transition estimates (sum to 1).
+        public static let lambda1 = "lambda1"
+        public static let lambda2 = "lambda2"
+        public static let lambda3 = "lambda3"
+        /// TnT's suffix smoothing weight θ (the standard deviation of the tag probabilities).
+        public static let suffixTheta = "suffix_theta"
+        /// Longest suffix in the suffix model.
+        public static let maxSuffixLength = "max_suffix_length"
+        /// Weight of the word-conditioned transition P(t | w, t-1) after frequent words.
+        public static let lexicalWeight = "lexical_weight"
+        /// K of the second-order emission (c(s1, s2, w) + K·P(w | s2)) / (c(s1, s2) + K); 0 = off.
+        public static let emission2Weight = "emission2_weight"
+        /// 1 when training lowercased the words (unsupervised stores), else 0.
+        public static let lowercase = "lowercase"
     }
 }

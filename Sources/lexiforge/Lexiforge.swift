@@ -17,7 +17,9 @@ struct Lexiforge: ParsableCommand {
               lexiforge suggest Artifacts/ch1.sqlite "I think"
             """,
         version: toolchainVersion,
-        subcommands: [Ngrams.self, Train.self, Inspect.self, Suggest.self, Tokenize.self, Eval.self])
+        subcommands: [
+            Ngrams.self, Train.self, Inspect.self, Suggest.self, Tokenize.self, Hmm.self, Tag.self, Eval.self,
+        ])
 }
 
 /// Options every building command shares.

@@ -36,6 +36,8 @@ o2=$(stat -c %s "$WORK/ch1-o2.sqlite"); o3=$(stat -c %s "$WORK/ch1-o3.sqlite"); 
 say "orders 1-2: $o2 bytes; Tally's Trained.sqlite 364544 bytes; ratio $(ratio "$o2" 364544) (budget 0.250)"
 say "orders 1-3: $o3 bytes; text2ngram -n 1,2,3 (appended, -l) $p3 bytes (measured now); ratio $(ratio "$o3" "$p3") (budget 0.333)"
 
+Tests/Bench/bench-hmm.sh | tee -a "$REPORT"
+
 G11="$SHARED_DATA/corpora/gutenberg-11m.txt.gz"
 if [ ! -f "$G11" ]; then
   say ""

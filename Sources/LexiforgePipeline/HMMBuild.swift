@@ -1,0 +1,235 @@
+import Foundation
+import LexiforgeCorpus
+import LexiforgeHMM
+import LexiforgeReader
+import LexiforgeStoreWriter
+import LexiforgeText
+
+/// CPU time of the whole process (all threads), in seconds.
+func processCPUSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
+
+/// Everything that decides what `lexiforge hmm` builds.
+public struct HMMBuildConfig: Sendable {
+    public enum Mode: Sendable, Equatable {
+        /// Supervised (TnT-style) training from tagged corpora.
+        case supervised(SupervisedHMMConfig)
+        /// Baum-Welch with K hidden classes on plain text.
+        case unsupervised(BaumWelchConfig)
+    }
+    public var mode: Mode
+    /// Tagged corpora (supervised) or plain-text corpora (unsupervised).
+    public var inputs: [String]
+    public var output: String
+    /// Format of tagged inputs; nil guesses from each file name (``TaggedFormat/guess(path:)``).
+    public var format: TaggedFormat?
+    /// Which CoNLL-U column gives the tags.
+    public var tagColumn: TagColumn = .upos
+    /// Unsupervised: lowercase the text before training (classes of words, not of spellings).
+    public var lowercase = true
+    /// Unsupervised: words seen fewer times share the `<unk>` emission.
+    public var minCount = 2
+    /// How files are read (invalid UTF-8, Gutenberg boilerplate).
+    public var corpus = CorpusReadOptions()
+    /// Warnings become errors.
+    public var strict = false
+
+    public init(mode: Mode, inputs: [String], output: String) {
+        self.mode = mode
+        self.inputs = inputs
+        self.output = output
+    }
+}
+
+/// What an HMM build did.
+public struct HMMBuildReport: Sendable {
+    public var sentences: Int
+    public var tokens: Int
+    public var states: Int
+    public var vocabulary: Int
+    public var emissions: Int
+    /// Supervised: λ1, λ2, λ3. Unsupervised: empty.
+    public var lambdas: [Double]
+    /// Unsupervised: the log-likelihood before each iteration, then after the last.
+    public var logLikelihoods: [Double]
+    public var storeBytes: Int
+    public var warnings: [String]
+}
+
+/// Tagged or plain corpora in, a store of hidden Markov tables out.
+///
+/// In: ``HMMBuildConfig``. Out: the store at `config.output` (written atomically; see
+/// ``StoreSchema/HMM``) and an ``HMMBuildReport``. Every input is read even after one fails, every
+/// malformed line is reported as `file:line: problem`, and nothing is written unless all were good.
+public enum HMMBuild {
+    public static func run(_ config: HMMBuildConfig, progress: StageProgress) throws -> HMMBuildReport {
+        guard !config.inputs.isEmpty else { throw PipelineError("no corpus given; name at least one file") }
+        let problems = config.inputs.compactMap(NgramBuild.checkInput)
+        if !problems.isEmpty { throw PipelineError(problems) }
+        let file = try AtomicStoreFile.prepare(path: config.output)
+        switch config.mode {
+        case .supervised(let hmm): return try supervised(config, hmm, file: file, progress: progress)
+        case .unsupervised(let bw): return try unsupervised(config, bw, file: file, progress: progress)
+        }
+    }
+
+    /// Reads every tagged file into `body`; throws all problems together.
+    static func readTagged(
+        _ paths: [String], format: TaggedFormat?, column: TagColumn, config: HMMBuildConfig,
+        progress: StageProgress, _ body: ([String], [String]) -> Void
+    ) throws -> (summaries: [TaggedFileSummary], warnings: [String]) {
+        var errors: [String] = [], warnings: [String] = [], summaries: [TaggedFileSummary] = []
+        for path in paths {
+            let format = format ?? TaggedFormat.guess(path: path)
+            let summary = TaggedCorpusReader.read(path: path, format: format, tagColumn: column,
+                                                  replaceInvalidUTF8: config.corpus.replaceInvalidUTF8, body)
+            errors += summary.errors.map(\.description)
+            warnings += summary.warnings.map(\.description)
+            summaries.append(summary)
+            progress.say("  \(path) (\(format.rawValue)): \(summary.sentences) sentences, \(summary.tokens) tokens\(summary.errors.isEmpty ? "" : ", \(summary.errors.count) problem(s)")")
+        }
+        if config.strict { errors += warnings.map { $0 + " (an error under --strict)" } }
+        for warning in warnings where !config.strict { progress.say("warning: \(warning)") }
+        if !errors.isEmpty { throw PipelineError(errors) }
+        return (summaries, warnings)
+    }
+
+    static func supervised(_ config: HMMBuildConfig, _ hmm: SupervisedHMMConfig, file: AtomicStoreFile, progress: StageProgress) throws -> HMMBuildReport {
+        progress.stage(1, of: 3, "Reading \(config.inputs.count) tagged file(s)")
+        let trainer = SupervisedHMMTrainer(config: hmm)
+        let (summaries, warnings) = try readTagged(config.inputs, format: config.format, column: config.tagColumn,
+                                                   config: config, progress: progress) { trainer.add(words: $0, tags: $1) }
+        progress.stage(2, of: 3, "Estimating transitions, emissions and the suffix model")
+        let tables = trainer.finish()
+        typealias P = StoreSchema.HMMParameter
+        let lambdas = [P.lambda1, P.lambda2, P.lambda3].map { tables.parameters[$0] ?? 0 }
+        progress.say("  \(tables.stateCount - 1) tags, \(tables.words.count - 3) words; λ = \(lambdas.map { String(format: "%.3f", $0) }.joined(separator: ", ")); θ = \(String(format: "%.4f", tables.parameters[P.suffixTheta] ?? 0))")
+        progress.stage(3, of: 3, "Writing \(config.output)")
+        var meta = provenance(config, files: summaries.compactMap(\.file), tokens: trainer.tokens, sentences: trainer.sentences, vocabulary: tables.words.count)
+        meta[StoreSchema.MetaKey.textOptions] = "{\"tagset\":\"\(config.tagColumn.rawValue)\",\"lowercase\":false,\"tokenizer\":\"given\"}"
+        try StoreWriter.write(hmm: tables, meta: meta, to: file)
+        progress.endStage()
+        return report(tables, sentences: trainer.sentences, tokens: trainer.tokens, lambdas: lambdas, logLikelihoods: [],
+                      output: config.output, warnings: warnings)
+    }
+
+    static func unsupervised(_ config: HMMBuildConfig, _ bw: BaumWelchConfig, file: AtomicStoreFile, progress: StageProgress) throws -> HMMBuildReport {
+        progress.stage(1, of: 3, "Reading \(config.inputs.count) file(s) of plain text")
+        var splitter = SentenceSplitter(options: TextOptions(lowercase: config.lowercase, keepPunctuation: true))
+        var index: [String: Int32] = [:]
+        var names: [String] = []
+        var tokens: [Int32] = []
+        var ends: [Int] = []
+        var summaries: [CorpusFileSummary] = []
+        var errors: [String] = [], warnings: [String] = []
+        func add(_ sentence: SentenceView) {
+            for i in 0..<sentence.count {
+                let word = String(decoding: sentence[i], as: UTF8.self)
+                if let id = index[word] { tokens.append(id) } else {
+                    let id = Int32(names.count)
+                    index[word] = id
+                    names.append(word)
+                    tokens.append(id)
+                }
+            }
+            ends.append(tokens.count)
+        }
+        for path in config.inputs {
+            do {
+                let summary = try CorpusReader.readLines(of: path, options: config.corpus) { line in
+                    splitter.feed(line: line, emit: add)
+                }
+                splitter.finish(emit: add)
+                if summary.replacedSequences > 0 {
+                    warnings.append("\(path): replaced \(summary.replacedSequences) invalid UTF-8 sequence(s) with U+FFFD")
+                }
+                summaries.append(summary)
+                progress.say("  \(path): \(tokens.count) tokens so far")
+            } catch let error as CorpusError {
+                errors.append(error.description)
+                splitter = SentenceSplitter(options: TextOptions(lowercase: config.lowercase, keepPunctuation: true))
+            }
+        }
+        if config.strict { errors += warnings.map { $0 + " (an error under --strict)" } }
+        for warning in warnings where !config.strict { progress.say("warning: \(warning)") }
+        if !errors.isEmpty { throw PipelineError(errors) }
+
+        // Vocabulary: words seen at least minCount times by descending count; the rest are <unk>.
+        var counts = [Int64](repeating: 0, count: names.count)
+        for t in tokens { counts[Int(t)] += 1 }
+        let kept = (0..<names.count).filter { counts[$0] >= Int64(config.minCount) }.sorted {
+            counts[$0] != counts[$1] ? counts[$0] > counts[$1] : names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8)
+        }
+        var remap = [Int32](repeating: Int32(StoreSchema.ReservedID.unknown), count: names.count)
+        for (rank, w) in kept.enumerated() { remap[w] = Int32(Int(StoreSchema.ReservedID.firstWord) + rank) }
+        var unknownCount: Int64 = 0
+        for i in tokens.indices {
+            let id = remap[Int(tokens[i])]
+            if id == Int32(StoreSchema.ReservedID.unknown) { unknownCount += 1 }
+            tokens[i] = id
+        }
+        let words = [StoreSchema.unknownToken, StoreSchema.sentenceStartToken, StoreSchema.sentenceEndToken] + kept.map { names[$0] }
+        let wordCounts = [unknownCount, Int64(ends.count), Int64(ends.count)] + kept.map { counts[$0] }
+        let corpus = BaumWelchCorpus(tokens: tokens, sentenceEnds: ends, vocabularySize: words.count)
+
+        progress.stage(2, of: 3, "Baum-Welch: \(bw.states) states, \(tokens.count) tokens, \(words.count) words, seed \(bw.seed)")
+        let trainer = BaumWelch(corpus: corpus, config: bw)
+        var previous = -Double.infinity
+        for iteration in 1...max(bw.iterations, 1) {
+            let started = Date()
+            let startedCPU = processCPUSeconds()
+            let ll = trainer.iterate()
+            let perToken = ll / Double(max(tokens.count, 1))
+            progress.say(String(format: "  iteration %d: log-likelihood %.6e (%.5f per token), %.2f s (%.2f CPU s)", iteration, ll, perToken,
+                                Date().timeIntervalSince(started), processCPUSeconds() - startedCPU))
+            if previous.isFinite && (perToken - previous) < bw.tolerance { break }
+            previous = perToken
+        }
+        let tables = trainer.tables(words: words, wordCounts: wordCounts, lowercase: config.lowercase)
+
+        progress.stage(3, of: 3, "Writing \(config.output)")
+        var meta = provenance(config, files: summaries, tokens: tokens.count, sentences: ends.count, vocabulary: words.count)
+        meta[StoreSchema.MetaKey.textOptions] = "{\"lowercase\":\(config.lowercase),\"keep_punctuation\":true,\"min_count\":\(config.minCount),\"replace_invalid_utf8\":\(config.corpus.replaceInvalidUTF8),\"strip_gutenberg\":\(config.corpus.stripGutenberg),\"tokenizer\":\"keyboard\"}"
+        try StoreWriter.write(hmm: tables, meta: meta, to: file)
+        progress.endStage()
+        return report(tables, sentences: ends.count, tokens: tokens.count, lambdas: [], logLikelihoods: trainer.logLikelihoods,
+                      output: config.output, warnings: warnings)
+    }
+
+    static func report(_ tables: HMMTables, sentences: Int, tokens: Int, lambdas: [Double], logLikelihoods: [Double],
+                       output: String, warnings: [String]) -> HMMBuildReport {
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+        return HMMBuildReport(sentences: sentences, tokens: tokens, states: tables.stateCount - 1, vocabulary: tables.words.count,
+                              emissions: tables.emissions.count, lambdas: lambdas, logLikelihoods: logLikelihoods,
+                              storeBytes: bytes, warnings: warnings)
+    }
+
+    static func provenance(_ config: HMMBuildConfig, files: [CorpusFileSummary], tokens: Int, sentences: Int, vocabulary: Int) -> [String: String] {
+        typealias Key = StoreSchema.MetaKey
+        let inputs = files.map {
+            "{\"file\":\(jsonString(URL(fileURLWithPath: $0.path).lastPathComponent)),\"sha256\":\"\($0.sha256)\",\"bytes\":\($0.storedBytes)}"
+        }
+        var meta: [String: String] = [
+            Key.schemaVersion: String(StoreSchema.version),
+            Key.toolchain: toolchainVersion,
+            Key.order: "1",
+            Key.inputs: "[" + inputs.joined(separator: ",") + "]",
+            Key.tokens: String(tokens),
+            Key.sentences: String(sentences),
+            Key.vocabulary: String(vocabulary),
+        ]
+        switch config.mode {
+        case .supervised: meta[Key.model] = "hmm-supervised"
+        case .unsupervised(let bw): meta[Key.model] = "hmm-baum-welch-k\(bw.states)-seed\(bw.seed)"
+        }
+        if let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let seconds = Double(epoch) {
+            let formatter = ISO8601DateFormatter()
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            meta[Key.created] = formatter.string(from: Date(timeIntervalSince1970: seconds))
+        }
+        return meta
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import LexiforgeCorpus
+import LexiforgeReader
+import LexiforgeText
+
+/// How well a tagger store did on gold-tagged text (`lexiforge eval tag`).
+public struct TagEvaluation: Sendable {
+    public var sentences = 0
+    public var tokens = 0
+    public var correct = 0
+    /// Tokens whose form the tagger's lexicon holds, and how many of those it got right.
+    public var knownTokens = 0
+    public var knownCorrect = 0
+    public var unknownTokens: Int { tokens - knownTokens }
+    public var unknownCorrect: Int { correct - knownCorrect }
+    /// (gold, predicted) → count, errors only.
+    public var confusions: [String: [String: Int]] = [:]
+    /// Seconds spent in Viterbi alone (lookup included, reading excluded), per pass.
+    public var taggingSeconds = 0.0
+    /// Every token as `form<TAB>gold<TAB>predicted<TAB>known|unknown` (only when asked for).
+    public var tokenLines: [String] = []
+
+    public var accuracy: Double { tokens > 0 ? Double(correct) / Double(tokens) : 0 }
+    public var knownAccuracy: Double { knownTokens > 0 ? Double(knownCorrect) / Double(knownTokens) : 0 }
+    public var unknownAccuracy: Double { unknownTokens > 0 ? Double(unknownCorrect) / Double(unknownTokens) : 0 }
+    /// CPU seconds of the tagging thread, per pass: the speed of one core even when the machine
+    /// is shared (wall-clock time then also counts the waits for a core).
+    public var taggingCPUSeconds = 0.0
+    public var tokensPerSecond: Double { taggingSeconds > 0 ? Double(tokens) / taggingSeconds : 0 }
+    public var tokensPerCPUSecond: Double { taggingCPUSeconds > 0 ? Double(tokens) / taggingCPUSeconds : 0 }
+
+    /// The most frequent errors, most frequent first.
+    public func topConfusions(_ limit: Int) -> [(gold: String, predicted: String, count: Int)] {
+        confusions.flatMap { gold, row in row.map { (gold: gold, predicted: $0.key, count: $0.value) } }
+            .sorted { ($0.count, $1.gold, $1.predicted) > ($1.count, $0.gold, $0.predicted) }
+            .prefix(limit).map { $0 }
+    }
+
+    /// The human-readable block `lexiforge eval tag` prints.
+    public func render(confusionLimit: Int = 12) -> String {
+        func pct(_ n: Int, _ d: Int) -> String { d > 0 ? String(format: "%.2f%%", 100 * Double(n) / Double(d)) : "-" }
+        var out = [
+            "sentences: \(sentences), tokens: \(tokens)",
+            "accuracy: \(pct(correct, tokens)) (\(correct)/\(tokens))",
+            "known words: \(pct(knownCorrect, knownTokens)) (\(knownCorrect)/\(knownTokens))",
+            "unknown words: \(pct(unknownCorrect, unknownTokens)) (\(unknownCorrect)/\(unknownTokens), \(pct(unknownTokens, tokens)) of tokens)",
+            String(format: "tagging speed: %.0f tokens/s wall clock, %.0f tokens per CPU second (one core)", tokensPerSecond, tokensPerCPUSecond),
+            "most frequent confusions (gold → predicted: count, share of errors):",
+        ]
+        let errors = tokens - correct
+        for c in topConfusions(confusionLimit) {
+            out.append("  \(c.gold) → \(c.predicted): \(c.count) (\(pct(c.count, errors)))")
+        }
+        return out.joined(separator: "\n")
+    }
+}
+
+/// `lexiforge eval tag`: tag the words of gold CoNLL-U (or any tagged format) and compare.
+///
+/// In: a tagger store and gold files. Out: a ``TagEvaluation``. The gold words are tagged as
+/// given (the treebank's own tokenization); reading is not timed, tagging is.
+public enum TagEval {
+    /// `tagColumn` nil takes the CoNLL-U column the store was trained on (its `text_options`).
+    public static func run(storePath: String, gold: [String], format: TaggedFormat?, tagColumn: TagColumn?,
+                           keepTokens: Bool = false, timingPasses: Int = 1, beam: Double? = nil,
+                           progress: StageProgress) throws -> TagEvaluation {
+        let store = try TrainedStore(path: storePath)
+        let tagger = try store.hmmTagger(beam: beam)
+        let trainedOn: TagColumn? = (store.meta[StoreSchema.MetaKey.textOptions] ?? "").contains("\"tagset\":\"xpos\"") ? .xpos
+            : (store.meta[StoreSchema.MetaKey.textOptions] ?? "").contains("\"tagset\":\"upos\"") ? .upos : nil
+        if let tagColumn, let trainedOn, tagColumn != trainedOn, gold.contains(where: { TaggedFormat.guess(path: $0) == .conllu }) {
+            throw PipelineError("\(storePath): the tagger was trained on \(trainedOn.rawValue.uppercased()) tags but --tagset \(tagColumn.rawValue) asks for \(tagColumn.rawValue.uppercased()); drop --tagset or retrain with `lexiforge hmm --tagset \(tagColumn.rawValue)`")
+        }
+        let tagColumn = tagColumn ?? trainedOn ?? .upos
+        var sentences: [([String], [String])] = []
+        var config = HMMBuildConfig(mode: .supervised(.init()), inputs: gold, output: storePath)
+        config.format = format
+        config.tagColumn = tagColumn
+        let problems = gold.compactMap(NgramBuild.checkInput)
+        if !problems.isEmpty { throw PipelineError(problems) }
+        _ = try HMMBuild.readTagged(gold, format: format, column: tagColumn, config: config, progress: progress) {
+            sentences.append(($0, $1))
+        }
+        var result = TagEvaluation()
+        var predicted: [[Int32]] = []
+        predicted.reserveCapacity(sentences.count)
+        let started = DispatchTime.now().uptimeNanoseconds
+        let startedCPU = threadCPUSeconds()
+        for (words, _) in sentences { predicted.append(tagger.tagStates(words)) }
+        // Extra passes only steady the speed figure; their results must match the first.
+        for _ in 1..<max(timingPasses, 1) {
+            for (n, (words, _)) in sentences.enumerated() where tagger.tagStates(words) != predicted[n] {
+                throw PipelineError("internal error: tagging is not deterministic (sentence \(n + 1))")
+            }
+        }
+        result.taggingSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 / Double(max(timingPasses, 1))
+        result.taggingCPUSeconds = (threadCPUSeconds() - startedCPU) / Double(max(timingPasses, 1))
+        for ((words, tags), states) in zip(sentences, predicted) {
+            result.sentences += 1
+            for (i, word) in words.enumerated() {
+                let guess = tagger.stateNames[Int(states[i])]
+                let known = tagger.isKnown(word)
+                result.tokens += 1
+                if known { result.knownTokens += 1 }
+                if keepTokens { result.tokenLines.append("\(word)\t\(tags[i])\t\(guess)\t\(known ? "known" : "unknown")") }
+                if guess == tags[i] {
+                    result.correct += 1
+                    if known { result.knownCorrect += 1 }
+                } else {
+                    result.confusions[tags[i], default: [:]][guess, default: 0] += 1
+                }
+            }
+        }
+        return result
+    }
+}
+
+/// CPU time of the calling thread, in seconds.
+func threadCPUSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
+
+/// `lexiforge tag`: tag plain text, one sentence per output line of `word/TAG` tokens.
+///
+/// In: a store and lines of text (from files or standard input). Out: the sentences the
+/// ``SentenceSplitter`` finds, punctuation kept, each token with its tag. A token the tagger does
+/// not know that ends in an English clitic is split as the Universal Dependencies treebanks split
+/// it (`don't` → `do n't`, `I'm` → `I 'm`, `iPhone's` → `iPhone 's`) and tagged as its parts.
+public final class TextTagger {
+    public let tagger: HMMTagger
+    private var splitter = SentenceSplitter(options: TextOptions(lowercase: false, keepPunctuation: true))
+    private let output: (String) -> Void
+
+    public init(storePath: String, beam: Double? = nil, output: @escaping (String) -> Void) throws {
+        tagger = try TrainedStore(path: storePath).hmmTagger(beam: beam)
+        self.output = output
+    }
+
+    /// Feeds one line of text (a blank line ends a paragraph).
+    public func feed(line: String) {
+        var bytes = Array(line.utf8)
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            splitter.feed(line: UnsafeBufferPointer(buffer)) { emit($0.tokens) }
+        }
+    }
+
+    /// Ends the input.
+    public func finish() { splitter.finish { emit($0.tokens) } }
+
+    /// Tags the text of whole files (plain or gzipped).
+    public func tag(files: [String], options: CorpusReadOptions = .init(stripGutenberg: false)) throws {
+        var problems: [String] = []
+        for path in files {
+            do {
+                _ = try CorpusReader.readLines(of: path, options: options) { line in
+                    splitter.feed(line: line) { emit($0.tokens) }
+                }
+                finish()
+            } catch let error as CorpusError {
+                problems.append(error.description)
+            }
+        }
+        if !problems.isEmpty { throw PipelineError(problems) }
+    }
+
+    private func emit(_ tokens: [String]) {
+        let words = tokens.flatMap(splitClitic)
+        output(tagger.tag(words).map(\.description).joined(separator: " "))
+    }
+
+    static let clitics = ["n't", "n’t", "'s", "’s", "'m", "’m", "'re", "’re", "'ve", "’ve", "'ll", "’ll", "'d", "’d"]
+
+    func splitClitic(_ token: String) -> [String] {
+        guard !tagger.isKnown(token) else { return [token] }
+        let lower = token.lowercased()
+        for clitic in Self.clitics where lower.hasSuffix(clitic) && lower.count > clitic.count {
+            return [String(token.dropLast(clitic.count)), String(token.suffix(clitic.count))]
+        }
+        return [token]
+    }
+}
+
+/// The HMM part of `lexiforge inspect`.
+enum HMMInspect {
+    static func lines(_ store: TrainedStore) throws -> [String] {
+        guard store.hasHMM else { return [] }
+        let tables = try store.hmmTables()
+        typealias P = StoreSchema.HMMParameter
+        var out = ["hidden Markov model: \(tables.stateCount - 1) states, \(tables.emissions.count) emissions, \(tables.transitions.count) first-order and \(tables.transitions2.count) second-order transitions, \(tables.suffixes.count) suffix counts, \(tables.lexical.count) word-conditioned transitions"]
+        out.append("  parameters: " + tables.parameters.keys.sorted().map { "\($0)=\(String(format: "%.4g", tables.parameters[$0]!))" }.joined(separator: ", "))
+        out.append("states (count; top words; most likely next states):")
+        for s in try store.hmmSummary() {
+            let words = s.topWords.map(\.word).joined(separator: " ")
+            let next = s.next.map { "\($0.state) \(String(format: "%.2f", exp($0.logprob)))" }.joined(separator: ", ")
+            out.append("  \(s.name.padding(toLength: 8, withPad: " ", startingAt: 0)) \(String(format: "%9.0f", s.count))  \(words)  → \(next)")
+        }
+        return out
+    }
+}
