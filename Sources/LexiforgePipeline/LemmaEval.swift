@@ -1,5 +1,6 @@
 import Foundation
 import LexiforgeCorpus
+import LexiforgeReader
 import LexiforgeText
 
 /// Where a lemmatizer learns from.
@@ -52,14 +53,21 @@ public enum LemmatizerBuild {
     }
 }
 
-/// Opens a part-of-speech tagger stored in a Lexiforge store (`eval lemma --tagger STORE`).
+/// Opens the part-of-speech tagger of a Lexiforge store (`eval lemma --tagger STORE`).
 ///
-/// The HMM tagger is built on branch issue-5 (module LexiforgeHMM, Viterbi tagger in
-/// LexiforgeReader); at merge time this becomes
-/// `try TrainedStore(path: path).hmmTagger()` plus a one-line `PartOfSpeechTagger` conformance.
+/// In: a store built by `lexiforge hmm --tagged` on UPOS tags (the lemmatizer's tag set).
+/// Out: its Viterbi tagger (``HMMTagger``) as a ``PartOfSpeechTagger``.
+/// - Throws: ``StoreError`` when the store cannot be opened or holds no tagger; ``PipelineError``
+///   when it was trained on another tag set (XPOS, or unsupervised word classes), saying how to
+///   build a UPOS one.
 public enum TaggerLoader {
-    nonisolated(unsafe) public static var open: (String) throws -> any PartOfSpeechTagger = { path in
-        throw PipelineError("\(path): this build has no store-backed part-of-speech tagger yet (the HMM tagger of issue 5 is not merged); use --gold-tags for the upper bound or omit --tagger for tag-free lemmas")
+    public static func open(_ path: String, beam: Double? = nil) throws -> any PartOfSpeechTagger {
+        let store = try TrainedStore(path: path)
+        let options = store.meta[StoreSchema.MetaKey.textOptions] ?? ""
+        guard options.contains("\"tagset\":\"upos\"") else {
+            throw PipelineError("\(path): the lemmatizer needs a UPOS tagger, and this store's tags are not UPOS (text_options \(options.isEmpty ? "missing" : options)); build one with `lexiforge hmm --tagged TREEBANK.conllu -o \(path)`")
+        }
+        return try store.hmmTagger(beam: beam)
     }
 }
 
