@@ -9,7 +9,6 @@ public struct LemmatizerSource: Sendable, Equatable {
     public var training: [String] = []
     /// The WordNet dictionary folder; nil to use none.
     public var wordNet: String? = WordNet.defaultDirectory
-
     public init(training: [String] = [], wordNet: String? = WordNet.defaultDirectory) {
         self.training = training
         self.wordNet = wordNet
@@ -90,6 +89,9 @@ public struct LemmaEvalReport: Sendable {
     public var lemmatizeSeconds = 0.0
     public var examples: [String] = []
     public var problems: [String] = []
+    /// Every word as `form<TAB>gold tag<TAB>tag used<TAB>gold lemma<TAB>lemma<TAB>seen|unseen`
+    /// (only when asked for), for error analysis.
+    public var tokenLines: [String] = []
     public var accuracy: Double { words == 0 ? 0 : Double(correct) / Double(words) }
     public var unseenAccuracy: Double { unseen == 0 ? 0 : Double(unseenCorrect) / Double(unseen) }
 }
@@ -100,7 +102,8 @@ public struct LemmaEvalReport: Sendable {
 /// ``LemmatizerSource`` to train from and where tags come from. Out: case-sensitive accuracy over
 /// all words (punctuation included, as the gold lemma column has one for every word).
 public enum LemmaEval {
-    public static func run(gold: String, source: LemmatizerSource, tagging: LemmaTagging, examples: Int = 0) throws -> LemmaEvalReport {
+    public static func run(gold: String, source: LemmatizerSource, tagging: LemmaTagging, examples: Int = 0,
+                           keepTokens: Bool = false) throws -> LemmaEvalReport {
         var report = LemmaEvalReport()
         if let problem = NgramBuild.checkInput(gold) { throw PipelineError(problem) }
         let start = ContinuousClock.now
@@ -113,7 +116,9 @@ public enum LemmaEval {
         report.problems = try TreebankReader.read(path: gold) { sentences.append($0) }
         let clock = ContinuousClock.now
         var predicted: [[String]] = []
+        var predictedTags: [[String]?] = []
         predicted.reserveCapacity(sentences.count)
+        predictedTags.reserveCapacity(sentences.count)
         for sentence in sentences {
             let forms = sentence.words.map(\.form)
             let tags: [String]?
@@ -122,11 +127,12 @@ public enum LemmaEval {
             case .gold: tags = sentence.words.map(\.upos)
             case .tagger: tags = tagger!.tags(for: forms)
             }
-            predicted.append(lemmatizer.lemmatize(forms, tags: tags))
+            predicted.append(lemmatizer.lemmatize(forms, tags: tags, predicted: tagger != nil))
+            predictedTags.append(tags)
         }
         report.lemmatizeSeconds = seconds(since: clock)
-        for (sentence, lemmas) in zip(sentences, predicted) {
-            for (word, lemma) in zip(sentence.words, lemmas) {
+        for ((sentence, lemmas), tags) in zip(zip(sentences, predicted), predictedTags) {
+            for (k, (word, lemma)) in zip(sentence.words, lemmas).enumerated() {
                 report.words += 1
                 let ok = lemma == word.lemma
                 if ok { report.correct += 1 }
@@ -134,8 +140,12 @@ public enum LemmaEval {
                     report.unseen += 1
                     if ok { report.unseenCorrect += 1 }
                 }
+                if keepTokens {
+                    report.tokenLines.append("\(word.form)\t\(word.upos)\t\(tags?[k] ?? "-")\t\(word.lemma)\t\(lemma)\t\(lemmatizer.isSeen(word.form) ? "seen" : "unseen")")
+                }
                 if !ok && report.examples.count < examples {
-                    report.examples.append("\(word.form)\t\(word.upos)\tgold \(word.lemma)\tgot \(lemma)\(lemmatizer.isSeen(word.form) ? "" : "\t(unseen)")")
+                    let tag = tags.map { $0[k] == word.upos ? "" : "→\($0[k])" } ?? ""
+                    report.examples.append("\(word.form)\t\(word.upos)\(tag)\tgold \(word.lemma)\tgot \(lemma)\(lemmatizer.isSeen(word.form) ? "" : "\t(unseen)")")
                 }
             }
         }

@@ -36,6 +36,9 @@ struct EvalLemma: ParsableCommand {
     @Option(help: "Print the first N wrong lemmas.")
     var showErrors = 0
 
+    @Option(help: "Also write every word as form, gold tag, tag used, gold lemma, lemma and seen/unseen (tab-separated) to this file.")
+    var tokens: String?
+
     func validate() throws {
         if goldTags && tagger != nil { throw ValidationError("--gold-tags and --tagger exclude each other; choose one") }
     }
@@ -44,7 +47,13 @@ struct EvalLemma: ParsableCommand {
         try runReportingErrors {
             let source = LemmatizerSource(training: train, wordNet: noWordnet ? nil : wordnet)
             let tagging: LemmaTagging = goldTags ? .gold : tagger.map { .tagger($0) } ?? .none
-            let report = try LemmaEval.run(gold: gold, source: source, tagging: tagging, examples: showErrors)
+            let report = try LemmaEval.run(gold: gold, source: source, tagging: tagging, examples: showErrors,
+                                          keepTokens: tokens != nil)
+            if let tokens {
+                guard FileManager.default.createFile(atPath: tokens, contents: Data((report.tokenLines.joined(separator: "\n") + "\n").utf8)) else {
+                    throw ValidationError("\(tokens): cannot write the token list; choose a writable path")
+                }
+            }
             for problem in report.problems { FileHandle.standardError.write(Data("warning: \(problem)\n".utf8)) }
             for example in report.examples { print("  " + example) }
             let tags = goldTags ? "gold UPOS tags" : tagger.map { "tags from \($0)" } ?? "no tags"
