@@ -39,6 +39,12 @@ public struct SentenceView {
     let bytes: UnsafeBufferPointer<UInt8>
     let ends: UnsafeBufferPointer<Int>
 
+    /// Tokens laid end to end in `bytes`; token i ends at `ends[i]`.
+    public init(bytes: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int>) {
+        self.bytes = bytes
+        self.ends = ends
+    }
+
     /// Number of tokens (no `<s>`/`</s>`: boundaries are implied).
     public var count: Int { ends.count }
 
@@ -49,6 +55,16 @@ public struct SentenceView {
     }
 
     public var tokens: [String] { (0..<count).map { String(decoding: self[$0], as: UTF8.self) } }
+
+    /// Appends the tokens to `out`, separated by one space (no String per token).
+    public func appendJoined(to out: inout [UInt8]) {
+        var start = 0
+        for i in 0..<ends.count {
+            if i > 0 { out.append(0x20) }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<ends[i]]))
+            start = ends[i]
+        }
+    }
 }
 
 /// Splits a stream of lines into tokenized sentences.
@@ -152,20 +168,7 @@ public struct SentenceSplitter {
 
     private mutating func append(_ line: UnsafeBufferPointer<UInt8>, _ token: Token) {
         if token.kind != .word && !options.keepPunctuation { return }
-        let slice = UnsafeBufferPointer(rebasing: line[token.start..<token.end])
-        if options.rewritesTokens {
-            bytes.append(contentsOf: options.normalize(String(decoding: slice, as: UTF8.self)).utf8)
-        } else if options.lowercase {
-            var ascii = true
-            for b in slice where b >= 0x80 { ascii = false; break }
-            if ascii {
-                for b in slice { bytes.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
-            } else {
-                bytes.append(contentsOf: String(decoding: slice, as: UTF8.self).lowercased().utf8)
-            }
-        } else {
-            bytes.append(contentsOf: slice)
-        }
+        options.appendToken(UnsafeBufferPointer(rebasing: line[token.start..<token.end]), to: &bytes)
         ends.append(bytes.count)
     }
 

@@ -18,6 +18,26 @@ extension TextOptions {
     /// Whether any option changes a token's bytes beyond ASCII lowercasing.
     var rewritesTokens: Bool { normalization != .none || straightQuotes || numberClass }
 
+    /// Appends the token's bytes as ``normalize(_:)`` makes them, without a String for plain
+    /// and ASCII-lowercased tokens (the hot path of `ngrams` and `tokenize`).
+    /// - Complexity: O(token length).
+    @inline(__always)
+    public func appendToken(_ token: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        if rewritesTokens {
+            bytes.append(contentsOf: normalize(String(decoding: token, as: UTF8.self)).utf8)
+        } else if lowercase {
+            var ascii = true
+            for b in token where b >= 0x80 { ascii = false; break }
+            if ascii {
+                for b in token { bytes.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
+            } else {
+                bytes.append(contentsOf: String(decoding: token, as: UTF8.self).lowercased().utf8)
+            }
+        } else {
+            bytes.append(contentsOf: token)
+        }
+    }
+
     /// The token as the options make it: number class, Unicode normalization, straight quotes,
     /// lowercase, in that order.
     ///

@@ -60,8 +60,8 @@ struct EvalLemma: ParsableCommand {
             print("eval lemma \(URL(fileURLWithPath: gold).lastPathComponent): \(report.words) words, \(tags); trained on \(report.trainingWords) words\(noWordnet ? "" : " + WordNet")")
             print(String(format: "accuracy: %.4f (%d/%d); unseen forms %.4f (%d/%d)", report.accuracy, report.correct, report.words,
                          report.unseenAccuracy, report.unseenCorrect, report.unseen))
-            FileHandle.standardError.write(Data(String(format: "time: training %.3f s; lemmatizing %.3f s (%.2f M words/s)\n",
-                report.trainingSeconds, report.lemmatizeSeconds, Double(report.words) / max(report.lemmatizeSeconds, 1e-9) / 1e6).utf8))
+            FileHandle.standardError.write(Data(String(format: "time: training %.3f s; tagging %.3f s; lemmatizing %.3f s (%.2f M words/s)\n",
+                report.trainingSeconds, report.taggingSeconds, report.lemmatizeSeconds, Double(report.words) / max(report.lemmatizeSeconds, 1e-9) / 1e6).utf8))
         }
     }
 }

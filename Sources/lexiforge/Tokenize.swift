@@ -72,6 +72,9 @@ struct Tokenize: ParsableCommand {
     @Flag(help: "Replace invalid UTF-8 with U+FFFD (a warning) instead of failing.")
     var replaceInvalid = false
 
+    @Flag(help: .hidden)
+    var measure = false
+
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("name at least one text file") }
     }
@@ -88,6 +91,16 @@ struct Tokenize: ParsableCommand {
             let report = try TokenizeRun.run(config) { out.write($0) }
             out.flush()
             for warning in report.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+            if measure {
+                var line = String(format: "measure: %d bytes, %.3f s wall (%.1f MB/s), %.3f CPU s (%.1f MB per CPU second)",
+                                  report.textBytes, report.seconds, Double(report.textBytes) / max(report.seconds, 1e-9) / 1e6,
+                                  report.cpuSeconds, Double(report.textBytes) / max(report.cpuSeconds, 1e-9) / 1e6)
+                if report.lemmatizedTokens > 0 {
+                    line += String(format: "; lemmatizing %d tokens %.3f CPU s, %.2f M tokens per CPU second", report.lemmatizedTokens,
+                                   report.lemmatizeCPUSeconds, Double(report.lemmatizedTokens) / max(report.lemmatizeCPUSeconds, 1e-9) / 1e6)
+                }
+                FileHandle.standardError.write(Data((line + "\n").utf8))
+            }
         }
     }
 }
@@ -98,6 +111,11 @@ final class BufferedOutput {
     init() { buffer.reserveCapacity(1 << 16) }
     func write(_ line: String) {
         buffer.append(contentsOf: line.utf8)
+        buffer.append(0x0A)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+    func write(_ line: UnsafeBufferPointer<UInt8>) {
+        buffer.append(contentsOf: line)
         buffer.append(0x0A)
         if buffer.count >= 1 << 16 { flush() }
     }
