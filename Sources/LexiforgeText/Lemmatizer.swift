@@ -106,8 +106,17 @@ public struct Lemmatizer: Sendable {
 
     var lexicon: [String: Entry] = [:]
     /// Context key ("tag|shape|suffix") → rule index → type count.
-    var ruleCounts: [String: [Int: Int]] = [:]
+    var ruleCounts: [String: RuleCounts] = [:]
     var rules: [LemmaRule] = []
+    /// Each rule's ``LemmaRule/remove`` as UTF-8.
+    var removeBytes: [[UInt8]] = []
+
+    /// The rules seen in one context and their type counts (parallel arrays, by rule index).
+    struct RuleCounts: Sendable {
+        var rules: [Int32] = []
+        var counts: [Double] = []
+        var total = 0.0
+    }
     /// Training lemmas, lowercased, per tag ("" = any tag).
     var knownLemmas: [String: Set<String>] = [:]
     public let wordNet: WordNet
@@ -166,11 +175,14 @@ public struct Lemmatizer: Sendable {
         return guess(form, tag: tag, position: position, predicted: predicted)
     }
 
-    /// Edit-rule scores for a lowercased form: rule counts of its suffixes in the context
-    /// (tag, shape), smoothed from the shortest to the longest matching suffix (TnT style).
-    func ruleScores(_ lower: String, tagKey: String, shape: Int) -> [Int: Double] {
-        var scores: [Int: Double] = [:]
-        let scalars = lower.unicodeScalars
+    /// Edit-rule scores for a form: rule counts of its (lowercased) suffixes in the context
+    /// (tag, shape), smoothed from the shortest to the longest matching suffix (TnT style):
+    /// score(r) = Σ_L c_L(r) / (T_L + θ) · Π_{L' > L} θ / (T_L' + θ) over the matched suffix
+    /// lengths L. Only rules that can apply to the form (it ends with what they remove) are
+    /// scored, so a lookup costs a few byte compares per rule of the context, no allocation.
+    func ruleScores(form: [UInt8], lower: [UInt8], lowerString: String, tagKey: String, shape: Int) -> [Int: Double] {
+        var levels: [RuleCounts] = []
+        let scalars = lowerString.unicodeScalars
         let maxLength = min(Self.maxSuffix, scalars.count)
         var suffixStart = scalars.endIndex
         for length in 0...maxLength {
@@ -179,16 +191,33 @@ public struct Lemmatizer: Sendable {
             guard let counts = ruleCounts[Self.contextKey(tag: tagKey, shape: shape, suffix: suffix)] else {
                 if length == 0 { continue } else { break }
             }
-            let total = Double(counts.values.reduce(0, +))
-            let theta = 1.0
-            var next: [Int: Double] = [:]
-            for (rule, _) in scores { next[rule] = theta * scores[rule]! / (total + theta) }
-            for (rule, count) in counts {
-                next[rule, default: 0] += Double(count) / (total + theta)
+            levels.append(counts)
+        }
+        var scores: [Int: Double] = [:]
+        let theta = 1.0
+        var factor = 1.0
+        for level in levels.reversed() {
+            let weight = factor / (level.total + theta)
+            for (k, rule) in level.rules.enumerated() where applies(Int(rule), form: form, lower: lower) {
+                scores[Int(rule), default: 0] += level.counts[k] * weight
             }
-            scores = next
+            factor *= theta / (level.total + theta)
         }
         return scores
+    }
+
+    /// Whether the form ends with what rule `index` removes (the cheap test before ``LemmaRule/apply(to:)``).
+    @inline(__always)
+    func applies(_ index: Int, form: [UInt8], lower: [UInt8]) -> Bool {
+        let remove = removeBytes[index]
+        let base = rules[index].lowercase ? lower : form
+        guard remove.count < base.count else { return remove.isEmpty }
+        var i = base.count - remove.count
+        for b in remove {
+            if base[i] != b { return false }
+            i += 1
+        }
+        return true
     }
 
     /// Unseen forms: suffix rules, WordNet candidates, validation against known lemmas.
@@ -196,14 +225,15 @@ public struct Lemmatizer: Sendable {
         let shape = Self.shape(form, position: position)
         let tagKey = tag ?? "*"
         let lower = form.lowercased()
-        var scores = ruleScores(lower, tagKey: tagKey, shape: shape)
+        let formBytes = Array(form.utf8), lowerBytes = Array(lower.utf8)
+        var scores = ruleScores(form: formBytes, lower: lowerBytes, lowerString: lower, tagKey: tagKey, shape: shape)
         if predicted && tag != nil {
-            for (rule, score) in ruleScores(lower, tagKey: "*", shape: shape) {
+            for (rule, score) in ruleScores(form: formBytes, lower: lowerBytes, lowerString: lower, tagKey: "*", shape: shape) {
                 scores[rule, default: 0] += Self.predictedTagFreeWeight * score
             }
         }
         var candidates: [(String, Double)] = []
-        for (index, score) in scores {
+        for (index, score) in scores.sorted(by: { $0.key < $1.key }) {
             if let lemma = rules[index].apply(to: form) { candidates.append((lemma, score)) }
         }
         // WordNet's morphy proposes candidates of its own (irregular forms above all).
@@ -249,6 +279,7 @@ public struct GoldTags: PartOfSpeechTagger {
 /// tokens, so frequent irregular words do not drown the regular endings unseen words have.
 public struct LemmatizerTrainer {
     var counts: [String: [String: [String: Int]]] = [:]  // form → tag → lemma → count
+    var ruleCounts: [String: [Int: Int]] = [:]  // context key → rule index → type count
     var types = Set<String>()
     var model = Lemmatizer(wordNet: WordNet())
 
@@ -275,7 +306,7 @@ public struct LemmatizerTrainer {
                 if length > 0 { suffixStart = scalars.index(before: suffixStart) }
                 let suffix = Substring(scalars[suffixStart...])
                 for tag in [word.upos, "*"] {
-                    model.ruleCounts[Lemmatizer.contextKey(tag: tag, shape: shape, suffix: suffix), default: [:]][index, default: 0] += 1
+                    ruleCounts[Lemmatizer.contextKey(tag: tag, shape: shape, suffix: suffix), default: [:]][index, default: 0] += 1
                 }
             }
             let lemma = word.lemma.lowercased()
@@ -288,7 +319,17 @@ public struct LemmatizerTrainer {
     public consuming func finish(wordNet: WordNet) -> Lemmatizer {
         var lemmatizer = Lemmatizer(wordNet: wordNet)
         lemmatizer.rules = model.rules
-        lemmatizer.ruleCounts = model.ruleCounts
+        lemmatizer.removeBytes = model.rules.map { Array($0.remove.utf8) }
+        lemmatizer.ruleCounts.reserveCapacity(ruleCounts.count)
+        for (key, counts) in ruleCounts {
+            var row = Lemmatizer.RuleCounts()
+            for (rule, count) in counts.sorted(by: { $0.key < $1.key }) {
+                row.rules.append(Int32(rule))
+                row.counts.append(Double(count))
+                row.total += Double(count)
+            }
+            lemmatizer.ruleCounts[key] = row
+        }
         lemmatizer.knownLemmas = model.knownLemmas
         lemmatizer.trainingWords = model.trainingWords
         lemmatizer.lexicon.reserveCapacity(counts.count)
