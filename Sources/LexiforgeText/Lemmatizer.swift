@@ -252,7 +252,11 @@ public struct Lemmatizer: Sendable {
         let known = knownLemmas[tag ?? ""]
         var best = candidates[0]
         var bestScore = -1.0
+        // Validation only lowers a score, so once the raw score falls below the best validated
+        // one no later candidate can win: look candidates up best first and stop there.
+        candidates.sort { $0.1 > $1.1 }
         for (lemma, score) in candidates {
+            if score < bestScore { break }
             let key = lemma.lowercased()
             let valid = (known?.contains(key) ?? false) || wordNet.contains(key, pos: pos)
             var s = score * (valid ? 1 : 0.2)
