@@ -51,9 +51,8 @@ public enum LanguageModelStage {
         let object = (meta[StoreSchema.MetaKey.textOptions]).flatMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         } ?? [:]
-        return (TextOptions(lowercase: object["lowercase"] as? Bool ?? false,
-                            keepPunctuation: object["keep_punctuation"] as? Bool ?? false,
-                            asciiApostrophes: object["ascii_apostrophes"] as? Bool ?? false),
+        let text = (meta[StoreSchema.MetaKey.textOptions]).flatMap { TextOptions(provenance: $0) } ?? TextOptions()
+        return (text,
                 object["strip_gutenberg"] as? Bool ?? true,
                 object["replace_invalid_utf8"] as? Bool ?? false)
     }

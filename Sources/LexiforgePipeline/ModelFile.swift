@@ -1,4 +1,5 @@
 import Foundation
+import LexiforgeText
 
 /// One corpus or wordlist of `Corpora/manifest.tsv`.
 public struct ManifestEntry: Sendable, Equatable {
@@ -74,7 +75,13 @@ public struct CorpusManifest: Sendable {
 /// `prune` (entropy threshold, default 0; needs `language_model`) and `vocab_size` (default: all).
 /// `wordlists` (manifest names of combined wordlists) merges their lexicon with the counts, as
 /// `frequency_source` ("mix", "list" or "corpus"), `list_weight` (0-1) and `min_corpus_count`
-/// say (see ``LexiconMerge``). Unknown keys are an error, so a typo never silently changes a model.
+/// say (see ``LexiconMerge``).
+/// The text options are the text options `tokenizer` ("keyboard" or "treebank", default
+/// "keyboard"), `normalization` ("none", "nfc" or "nfkc", default "none"), `straight_quotes` and
+/// `number_class` (default false), and `word_classes` (default false: the indexed lemma and
+/// script columns) with `lemma_training` (manifest names of CoNLL-U files the lemmatizer learns
+/// from, beside WordNet; only with `word_classes`). Unknown keys are an error, so a typo never
+/// silently changes a model.
 public struct ModelFile: Sendable, Equatable {
     public var name: String
     public var description: String
@@ -85,16 +92,25 @@ public struct ModelFile: Sendable, Equatable {
     public var replaceInvalidUTF8: Bool
     public var wordlists: [String] = []
     public var merge = LexiconMergeOptions()
-    public var asciiApostrophes: Bool = false
     public var languageModel: Bool = false
     /// Per order from 2, as `--min-count`.
     public var minCount: [Int] = []
     public var prune: Double = 0
     public var vocabSize: Int?
+    public var tokenizer: TokenizerMode = .keyboard
+    public var normalization: UnicodeNormalization = .none
+    public var straightQuotes = false
+    public var numberClass = false
+    public var wordClasses = false
+    /// Manifest names of the lemmatizer's CoNLL-U training files.
+    public var lemmaTraining: [String] = []
 
-    public static let knownKeys: Set<String> = ["name", "description", "corpora", "order", "lowercase", "keep_punctuation", "replace_invalid_utf8",
-                                                "wordlists", "frequency_source", "list_weight", "min_corpus_count",
-                                                "ascii_apostrophes", "language_model", "min_count", "prune", "vocab_size"]
+    public static let knownKeys: Set<String> = [
+        "name", "description", "corpora", "order", "lowercase", "keep_punctuation", "replace_invalid_utf8",
+        "wordlists", "frequency_source", "list_weight", "min_corpus_count",
+        "language_model", "min_count", "prune", "vocab_size",
+        "tokenizer", "normalization", "straight_quotes", "number_class", "word_classes", "lemma_training",
+    ]
 
     public init(path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -119,16 +135,34 @@ public struct ModelFile: Sendable, Equatable {
         if corpora == nil || corpora!.isEmpty { problems.append("\(path): \"corpora\" must be a non-empty array of manifest names") }
         let order = dict["order"] == nil ? 3 : (dict["order"] as? Int)
         if order == nil || !(1...5).contains(order!) { problems.append("\(path): \"order\" must be an integer from 1 to 5") }
-        let lowercase = dict["lowercase"] == nil ? false : dict["lowercase"] as? Bool
-        if lowercase == nil { problems.append("\(path): \"lowercase\" must be true or false") }
-        let keepPunctuation = dict["keep_punctuation"] == nil ? false : dict["keep_punctuation"] as? Bool
-        if keepPunctuation == nil { problems.append("\(path): \"keep_punctuation\" must be true or false") }
-        let replace = dict["replace_invalid_utf8"] == nil ? false : dict["replace_invalid_utf8"] as? Bool
-        if replace == nil { problems.append("\(path): \"replace_invalid_utf8\" must be true or false") }
+        func flag(_ key: String) -> Bool {
+            guard let value = dict[key] else { return false }
+            if let value = value as? Bool { return value }
+            problems.append("\(path): \"\(key)\" must be true or false")
+            return false
+        }
+        func choice<T: RawRepresentable & CaseIterable>(_ key: String, default value: T) -> T where T.RawValue == String {
+            guard let raw = dict[key] else { return value }
+            if let text = raw as? String, let parsed = T(rawValue: text) { return parsed }
+            problems.append("\(path): \"\(key)\" must be one of \(T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), not \(raw)")
+            return value
+        }
+        let lowercase = flag("lowercase")
+        let keepPunctuation = flag("keep_punctuation")
+        let replace = flag("replace_invalid_utf8")
+        tokenizer = choice("tokenizer", default: TokenizerMode.keyboard)
+        normalization = choice("normalization", default: UnicodeNormalization.none)
+        straightQuotes = flag("straight_quotes")
+        numberClass = flag("number_class")
+        wordClasses = flag("word_classes")
+        if let raw = dict["lemma_training"] {
+            if let names = raw as? [String] { lemmaTraining = names } else {
+                problems.append("\(path): \"lemma_training\" must be an array of manifest names of CoNLL-U files")
+            }
+            if !wordClasses { problems.append("\(path): \"lemma_training\" needs \"word_classes\": true (the lemmas go in the word_class table)") }
+        }
         let wordlistKeys = Self.parseWordlistKeys(dict, path: path)
         problems += wordlistKeys.problems
-        let asciiApostrophes = dict["ascii_apostrophes"] == nil ? false : dict["ascii_apostrophes"] as? Bool
-        if asciiApostrophes == nil { problems.append("\(path): \"ascii_apostrophes\" must be true or false") }
         let languageModel = dict["language_model"] == nil ? false : dict["language_model"] as? Bool
         if languageModel == nil { problems.append("\(path): \"language_model\" must be true or false") }
         let minCount = dict["min_count"] == nil ? [] : (dict["min_count"] as? [Int])
@@ -143,7 +177,6 @@ public struct ModelFile: Sendable, Equatable {
             problems.append("\(path): \"min_count\" and \"prune\" prune the language model; add \"language_model\": true")
         }
         if !problems.isEmpty { throw PipelineError(problems) }
-        self.asciiApostrophes = asciiApostrophes!
         self.languageModel = languageModel!
         self.minCount = minCount!
         self.prune = prune!
@@ -152,9 +185,9 @@ public struct ModelFile: Sendable, Equatable {
         self.description = dict["description"] as? String ?? ""
         self.corpora = corpora!
         self.order = order!
-        self.lowercase = lowercase!
-        self.keepPunctuation = keepPunctuation!
-        self.replaceInvalidUTF8 = replace!
+        self.lowercase = lowercase
+        self.keepPunctuation = keepPunctuation
+        self.replaceInvalidUTF8 = replace
         self.wordlists = wordlistKeys.wordlists
         self.merge = wordlistKeys.merge
     }
@@ -172,9 +205,10 @@ public enum Train {
         let manifestPath = URL(fileURLWithPath: modelPath).deletingLastPathComponent().appendingPathComponent("manifest.tsv").path
         let manifest = try CorpusManifest(path: manifestPath)
         var inputs: [String] = []
+        var lemmaInputs: [String] = []
         var expected: [String: String] = [:]
         var problems: [String] = []
-        for name in model.corpora {
+        for (name, isLemmaTraining) in model.corpora.map({ ($0, false) }) + model.lemmaTraining.map({ ($0, true) }) {
             guard let entry = manifest.entry(named: name) else {
                 problems.append("\(modelPath): corpus \"\(name)\" is not in \(manifestPath); add it there or fix the name")
                 continue
@@ -183,7 +217,7 @@ public enum Train {
             if !FileManager.default.fileExists(atPath: path) {
                 problems.append("\(path): corpus \"\(name)\" is not provisioned; run `make corpora` (it copies or downloads and checks sha256)")
             }
-            inputs.append(path)
+            if isLemmaTraining { lemmaInputs.append(path) } else { inputs.append(path) }
             expected[path] = entry.sha256
         }
         if !problems.isEmpty { throw PipelineError(problems) }
@@ -192,12 +226,17 @@ public enum Train {
         config.text.lowercase = model.lowercase
         config.text.keepPunctuation = model.keepPunctuation
         config.corpus.replaceInvalidUTF8 = model.replaceInvalidUTF8
+        config.text.mode = model.tokenizer
+        config.text.normalization = model.normalization
+        config.text.straightQuotes = model.straightQuotes
+        config.text.numberClass = model.numberClass
+        config.wordClasses = model.wordClasses
+        if !lemmaInputs.isEmpty { config.lemmatizer = LemmatizerSource(training: lemmaInputs) }
         config.strict = strict
         config.modelName = model.name
         config.expectedSHA256 = expected
         config.lexiconMerge = lexiconMerge
         config.languageModel = model.languageModel
-        config.text.asciiApostrophes = model.asciiApostrophes
         config.estimation.minCounts = model.minCount.isEmpty ? [] : [1] + model.minCount
         config.estimation.entropyThreshold = model.prune
         config.vocabularySize = model.vocabSize

@@ -36,6 +36,13 @@ public struct NgramBuildConfig: Sendable {
     public var lexiconMerge: LexiconMergeInput?
     /// Keep only this many most frequent words; the rest become `<unk>`. Nil keeps every word.
     public var vocabularySize: Int?
+    /// Write the `word.lemma` and `word.script` columns. Off by default: on chapter 1 of Dorian
+    /// Gray at order 2 they add about 26 kB (lemma text, two indexes), more than the keyboard
+    /// store's size budget allows.
+    public var wordClasses = false
+    /// Where the lemmas of the `word.lemma` column come from (with ``wordClasses``); nil leaves
+    /// the column NULL (every word its own lemma). Default: WordNet when installed.
+    public var lemmatizer: LemmatizerSource? = LemmatizerSource.wordNetIfInstalled
 
     public init(inputs: [String], output: String) {
         self.inputs = inputs
@@ -79,6 +86,7 @@ public enum NgramBuild {
         let problems = config.inputs.compactMap(checkInput)
         if !problems.isEmpty { throw PipelineError(problems) }
         let file = try AtomicStoreFile.prepare(path: config.output)
+        let lemmatizer = config.wordClasses ? try config.lemmatizer.map(LemmatizerBuild.make) : nil
 
         let stages = config.languageModel ? 4 : 3
         progress.stage(1, of: stages, "Reading and counting \(config.inputs.count) file(s), orders 1-\(config.order)")
@@ -107,14 +115,16 @@ public enum NgramBuild {
             let model = LanguageModelStage.estimate(counts, options: config.estimation, progress: progress)
             progress.stage(4, of: stages, "Writing \(config.output)")
             meta[StoreSchema.MetaKey.languageModel] = LanguageModelStage.describe(model, options: config.estimation, vocabularySize: config.vocabularySize)
-            try StoreWriter.write(model: model, lexicon: lexicon, meta: meta, to: file)
+            try StoreWriter.write(model: model, lexicon: lexicon, meta: meta,
+                                  words: config.wordClasses ? wordColumns(model.counts.words, lemmatizer: lemmatizer) : nil, to: file)
             written = model.counts
         } else {
             if config.estimation.minCounts.contains(where: { $0 > 1 }) || config.estimation.entropyThreshold > 0 {
                 throw PipelineError("--min-count and --prune prune the language model; add --language-model (or \"language_model\": true)")
             }
             progress.stage(3, of: stages, "Writing \(config.output)")
-            try StoreWriter.write(counts: counts, lexicon: lexicon, meta: meta, to: file)
+            try StoreWriter.write(counts: counts, lexicon: lexicon, meta: meta,
+                                  words: config.wordClasses ? wordColumns(counts.words, lemmatizer: lemmatizer) : nil, to: file)
         }
         progress.endStage()
         let bytes = (try? FileManager.default.attributesOfItem(atPath: config.output)[.size] as? Int) ?? 0
@@ -160,6 +170,22 @@ public enum NgramBuild {
         return (summaries, warnings)
     }
 
+    /// The `word.lemma` and `word.script` columns: tag-free lemmas (NULL when the word is its own
+    /// lemma, and for the reserved tokens) and script classes.
+    static func wordColumns(_ words: [String], lemmatizer: Lemmatizer?) -> StoreWriter.WordColumns {
+        var lemmas: [String?] = []
+        var scripts: [UInt8] = []
+        lemmas.reserveCapacity(words.count)
+        scripts.reserveCapacity(words.count)
+        for (id, word) in words.enumerated() {
+            let reserved = id < Int(StoreSchema.ReservedID.firstWord)
+            scripts.append(reserved ? ScriptClass.symbols.rawValue : ScriptClass(of: word).rawValue)
+            let lemma = reserved ? nil : lemmatizer?.lemma(of: word, tag: nil, position: 1)
+            lemmas.append(lemma == word ? nil : lemma)
+        }
+        return .init(lemmas: lemmas, scripts: scripts)
+    }
+
     /// One line when `path` cannot be a corpus (checked before any reading starts).
     static func checkInput(_ path: String) -> String? {
         var isDir: ObjCBool = false
@@ -184,13 +210,14 @@ public enum NgramBuild {
             Key.schemaVersion: String(StoreSchema.version),
             Key.toolchain: toolchainVersion,
             Key.order: String(config.order),
-            Key.textOptions: "{\"lowercase\":\(config.text.lowercase),\"keep_punctuation\":\(config.text.keepPunctuation),\"replace_invalid_utf8\":\(config.corpus.replaceInvalidUTF8),\"strip_gutenberg\":\(config.corpus.stripGutenberg),\"tokenizer\":\"keyboard\"\(config.text.asciiApostrophes ? ",\"ascii_apostrophes\":true" : "")}",
+            Key.textOptions: "{\(config.text.jsonMembers),\"replace_invalid_utf8\":\(config.corpus.replaceInvalidUTF8),\"strip_gutenberg\":\(config.corpus.stripGutenberg)}",
             Key.inputs: "[" + inputs.joined(separator: ",") + "]",
             Key.tokens: String(counts.tokens),
             Key.sentences: String(counts.sentences),
             Key.vocabulary: String(counts.words.count),
         ]
         if let name = config.modelName { meta[Key.model] = name }
+        if config.wordClasses, let lemmatizer = config.lemmatizer { meta[Key.lemmatizer] = lemmatizer.json }
         meta[Key.created] = buildTimestamp()
         return meta
     }

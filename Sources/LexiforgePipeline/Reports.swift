@@ -36,10 +36,12 @@ public enum InspectReport {
 
 /// `lexiforge suggest`: what a keyboard would offer after the text typed so far.
 public enum Suggest {
-    /// Tokenizes `text` the way the store was built (lowercasing if it was) and asks the store.
+    /// Tokenizes `text` the way the store was built (every recorded text option: tokenizer mode,
+    /// lowercase, normalization, straight quotes, number class, punctuation) and asks the store.
     public static func run(storePath: String, text: String, limit: Int) throws -> [Suggestion] {
         let store = try TrainedStore(path: storePath)
-        let options = LanguageModelStage.textOptions(from: store.meta).text
+        let options = store.meta[StoreSchema.MetaKey.textOptions].flatMap { TextOptions(provenance: $0) }
+            ?? TextOptions(lowercase: store.isLowercased, keepPunctuation: store.keepsPunctuation)
         var tokens = SentenceSplitter.sentences(in: text, options: options).last ?? []
         // Text that ends a sentence ("Hello." but not "Mr.") means the next word starts a new one.
         var withPunctuation = options

@@ -9,6 +9,13 @@
 /// - `word(id, text, count)`: the vocabulary. Ids are dense integers: 0 `<unk>`, 1 `<s>`,
 ///   2 `</s>`, then every word by descending count (ties by byte order), so frequent words
 ///   get the shortest varints. `count` is the unigram count (for `<s>`: the sentence count).
+/// - `word_class(word, lemma, script)`, only in stores built with word classes
+///   (`lexiforge ngrams --word-classes`; small keyboard stores keep their size budget without):
+///   one row per word id. `lemma` is the word's tag-free lemma, NULL when it is the word itself
+///   (indexed where not NULL: search with `lemma = ? OR (w.text = ? AND lemma IS NULL)`);
+///   `script` is the script class code (``StoreSchema/scriptNames``, view `script_name`),
+///   indexed, so `WHERE script = 4` selects every Han word with an index lookup. View
+///   `word_class_view(word, lemma, script, count)` shows text.
 /// - `bigram(w1, w2, count)`, `trigram(w1, w2, w3, count)`, `fourgram(...)`, `fivegram(...)`:
 ///   `WITHOUT ROWID` tables keyed by the id tuple, present up to the store's order.
 /// - Views `unigram_view`, `bigram_view`, ... that show words instead of ids.
@@ -28,9 +35,17 @@
 ///   The views show `log10prob` and `log10backoff` as reals.
 ///   Counts-only stores (the default) have neither column: the foundation layout, whose size budget
 ///   (chapter 1 at order 3 ≤ 160 KiB) the probability columns would exceed by a quarter.
+/// - Version 2 also has the optional `word_class` table (lemma and script class per word, indexed),
+///   in stores built with `--word-classes`.
 public enum StoreSchema {
     /// Bumped whenever a table, column, index or view changes meaning or shape.
     public static let version = 2
+
+    /// Names of the `word.script` codes (index = code), as LexiforgeText's `ScriptClass` defines them.
+    public static let scriptNames = [
+        "other", "latin", "hiragana", "katakana", "han", "kanji_kana", "hangul", "cyrillic", "greek",
+        "digits", "symbols", "mixed",
+    ]
 
     /// `PRAGMA application_id`: "LXFG" (0x4C584647), so `file(1)`-style tools and our reader can tell
     /// a Lexiforge store from any other SQLite database.
@@ -99,6 +114,8 @@ public enum StoreSchema {
         public static let vocabulary = "vocabulary"
         /// JSON object describing the language model: smoothing, discounts per order, pruning.
         public static let languageModel = "language_model"
+        /// JSON object: where the `word.lemma` column's lemmatizer learned (`training` files, `wordnet` folder).
+        public static let lemmatizer = "lemmatizer"
         /// Only written when the environment sets `SOURCE_DATE_EPOCH`, so builds stay byte-identical.
         public static let created = "created"
     }
@@ -116,8 +133,9 @@ public enum StoreSchema {
 
     /// The statements that create an empty store of the given order, in execution order.
     /// `languageModel` adds the `logprob` and `backoff` columns; `topTables` adds the `_top`
-    /// tables (see ``topContinuationThreshold``).
-    public static func creationStatements(order: Int, languageModel: Bool = false, topTables: Bool = false) -> [String] {
+    /// tables (see ``topContinuationThreshold``); `wordClasses` adds the `word_class` table.
+    public static func creationStatements(order: Int, languageModel: Bool = false, topTables: Bool = false,
+                                          wordClasses: Bool = false) -> [String] {
         precondition((1...maxOrder).contains(order))
         let lm = languageModel
         var sql = [
@@ -140,6 +158,26 @@ public enum StoreSchema {
                 SELECT text AS word, count\(lm ? ", logprob / \(logScale) AS log10prob, backoff / \(logScale) AS log10backoff" : "") FROM word
             """,
         ]
+        if wordClasses {
+            sql += [
+                """
+                CREATE TABLE word_class (
+                    word INTEGER PRIMARY KEY REFERENCES word(id),
+                    lemma TEXT,
+                    script INTEGER NOT NULL CHECK (script BETWEEN 0 AND \(scriptNames.count - 1))
+                )
+                """,
+                "CREATE INDEX word_class_by_lemma ON word_class(lemma) WHERE lemma IS NOT NULL",
+                "CREATE INDEX word_class_by_script ON word_class(script)",
+                "CREATE VIEW script_name(id, name) AS VALUES "
+                    + scriptNames.enumerated().map { "(\($0.offset), '\($0.element)')" }.joined(separator: ", "),
+                """
+                CREATE VIEW word_class_view AS
+                    SELECT w.text AS word, COALESCE(c.lemma, w.text) AS lemma, n.name AS script, w.count
+                    FROM word_class AS c JOIN word AS w ON w.id = c.word JOIN script_name AS n ON n.id = c.script
+                """,
+            ]
+        }
         if order >= 2 {
             for n in 2...order {
                 let columns = (1...n).map { "w\($0)" }

@@ -101,32 +101,45 @@ public final class AtomicStoreFile {
 /// secondary indexes are built after the rows, and `user_version` is stamped last.
 /// Identical inputs give byte-identical files (no timestamps unless the caller puts one in `meta`).
 public enum StoreWriter {
+    /// Per-word columns beyond text and count, indexed like `NgramCounts.words`.
+    public struct WordColumns: Sendable {
+        /// The lemma, nil when it is the word itself.
+        public var lemmas: [String?]
+        /// `StoreSchema.scriptNames` codes.
+        public var scripts: [UInt8]
+        public init(lemmas: [String?], scripts: [UInt8]) {
+            self.lemmas = lemmas
+            self.scripts = scripts
+        }
+    }
+
     /// Writes a counts-only store (the foundation layout: no `logprob`/`backoff` columns).
     /// `lexicon`, when given, fills the `lexicon*` tables (``StoreSchema/lexiconCreationStatements()``);
-    /// every entry's word must be in `counts.words`.
+    /// every entry's word must be in `counts.words`. `words`, when given, fills the `word_class` table.
     public static func write(
-        counts: NgramCounts, lexicon: Lexicon? = nil, meta: [String: String], to file: AtomicStoreFile
+        counts: NgramCounts, lexicon: Lexicon? = nil, meta: [String: String], words columns: WordColumns? = nil,
+        to file: AtomicStoreFile
     ) throws(StoreWriteError) {
-        try write(counts: counts, model: nil, lexicon: lexicon, meta: meta, to: file)
+        try write(counts: counts, model: nil, lexicon: lexicon, columns: columns, meta: meta, to: file)
     }
 
     /// Writes a store with the language model's probabilities and backoffs next to the counts.
     /// `topLists` overrides the size rule for the `_top` tables (tests use it on small stores).
     public static func write(
-        model: LanguageModel, lexicon: Lexicon? = nil, meta: [String: String], to file: AtomicStoreFile,
-        topLists: Bool? = nil
+        model: LanguageModel, lexicon: Lexicon? = nil, meta: [String: String], words columns: WordColumns? = nil,
+        to file: AtomicStoreFile, topLists: Bool? = nil
     ) throws(StoreWriteError) {
-        try write(counts: model.counts, model: model, lexicon: lexicon, meta: meta, to: file, topLists: topLists)
+        try write(counts: model.counts, model: model, lexicon: lexicon, columns: columns, meta: meta, to: file, topLists: topLists)
     }
 
     static func write(
-        counts: NgramCounts, model: LanguageModel?, lexicon: Lexicon?, meta: [String: String],
-        to file: AtomicStoreFile, topLists: Bool? = nil
+        counts: NgramCounts, model: LanguageModel?, lexicon: Lexicon?, columns: WordColumns?,
+        meta: [String: String], to file: AtomicStoreFile, topLists: Bool? = nil
     ) throws(StoreWriteError) {
         let rows = counts.words.count + counts.tables.reduce(0) { $0 + $1.entryCount }
         let topTables = model != nil && (topLists ?? (rows >= StoreSchema.topContinuationThreshold))
         let statements = StoreSchema.creationStatements(
-            order: counts.order, languageModel: model != nil, topTables: topTables)
+            order: counts.order, languageModel: model != nil, topTables: topTables, wordClasses: columns != nil)
         do {
             var configuration = Configuration()
             configuration.journalMode = .default
@@ -159,6 +172,12 @@ public enum StoreWriter {
                         for (id, word) in counts.words.enumerated() {
                             wordInsert.int(1, Int64(id)); wordInsert.text(2, word); wordInsert.int(3, Int64(counts.unigramCounts[id]))
                             try wordInsert.step()
+                        }
+                    }
+                    if let columns {
+                        let classInsert = try db.makeStatement(sql: "INSERT INTO word_class(word, lemma, script) VALUES (?, ?, ?)")
+                        for id in counts.words.indices {
+                            try classInsert.execute(arguments: [id, columns.lemmas[id], Int64(columns.scripts[id])])
                         }
                     }
                     for (k, table) in counts.tables.enumerated() {

@@ -7,15 +7,30 @@ public struct TextOptions: Sendable, Equatable, Codable {
     /// "Yes"), as in Presage and Tally. Punctuation still decides sentence boundaries either way.
     /// Turn it on for a language model that scores punctuation too (KenLM style).
     public var keepPunctuation: Bool
-    /// Write the apostrophe inside words as `'` whatever the text used (`it’s` → `it's`): the
-    /// one a keyboard types, so a model built from typeset text (curly apostrophes) predicts the
-    /// contractions its users type, and one word has one spelling.
-    public var asciiApostrophes: Bool
+    /// How contractions and hyphenated words are split (``TokenizerMode``); keyboard for training.
+    public var mode: TokenizerMode
+    /// Unicode normalization of every token.
+    public var normalization: UnicodeNormalization
+    /// Curly quotes and apostrophes become straight ones (’ → ', “ ” → "), so "don’t" and
+    /// "don't" count as one word.
+    public var straightQuotes: Bool
+    /// Numbers (3.14, 1,000, 5:30) become the class token `<num>`, so a model learns "<num> years"
+    /// once instead of once per number.
+    public var numberClass: Bool
 
-    public init(lowercase: Bool = false, keepPunctuation: Bool = false, asciiApostrophes: Bool = false) {
+    public init(lowercase: Bool = false, keepPunctuation: Bool = false, mode: TokenizerMode = .keyboard,
+                normalization: UnicodeNormalization = .none, straightQuotes: Bool = false, numberClass: Bool = false) {
         self.lowercase = lowercase
         self.keepPunctuation = keepPunctuation
-        self.asciiApostrophes = asciiApostrophes
+        self.mode = mode
+        self.normalization = normalization
+        self.straightQuotes = straightQuotes
+        self.numberClass = numberClass
+    }
+
+    /// Provenance: the options as a JSON object's members (no braces), in a fixed order.
+    public var jsonMembers: String {
+        "\"lowercase\":\(lowercase),\"keep_punctuation\":\(keepPunctuation),\"tokenizer\":\"\(mode.rawValue)\",\"normalization\":\"\(normalization.rawValue)\",\"straight_quotes\":\(straightQuotes),\"number_class\":\(numberClass)"
     }
 }
 
@@ -23,6 +38,12 @@ public struct TextOptions: Sendable, Equatable, Codable {
 public struct SentenceView {
     let bytes: UnsafeBufferPointer<UInt8>
     let ends: UnsafeBufferPointer<Int>
+
+    /// Tokens laid end to end in `bytes`; token i ends at `ends[i]`.
+    public init(bytes: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int>) {
+        self.bytes = bytes
+        self.ends = ends
+    }
 
     /// Number of tokens (no `<s>`/`</s>`: boundaries are implied).
     public var count: Int { ends.count }
@@ -34,6 +55,16 @@ public struct SentenceView {
     }
 
     public var tokens: [String] { (0..<count).map { String(decoding: self[$0], as: UTF8.self) } }
+
+    /// Appends the tokens to `out`, separated by one space (no String per token).
+    public func appendJoined(to out: inout [UInt8]) {
+        var start = 0
+        for i in 0..<ends.count {
+            if i > 0 { out.append(0x20) }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<ends[i]]))
+            start = ends[i]
+        }
+    }
 }
 
 /// Splits a stream of lines into tokenized sentences.
@@ -44,7 +75,9 @@ public struct SentenceView {
 /// token (`.`, `!`, `?`, `...`, `…`) followed by a token that does not start with a lowercase
 /// letter are. Closing quotes and brackets right after the terminal token stay with the sentence
 /// they close. Abbreviation periods never reach the splitter: the ``Tokenizer`` keeps them inside
-/// the word.
+/// the word, decimals (3.14) and initials (J. Smith) too; an abbreviation that can end a sentence
+/// ("U.S.", "Inc.", "etc.", not titles like "Mr.") ends one when a typical sentence opener follows
+/// ("He", "The", "But", ...).
 ///
 /// ```swift
 /// var splitter = SentenceSplitter()
@@ -53,14 +86,24 @@ public struct SentenceView {
 /// ```
 public struct SentenceSplitter {
     public let options: TextOptions
-    private let tokenizer = Tokenizer()
+    private let tokenizer: Tokenizer
     private var lineTokens: [Token] = []
     private var bytes: [UInt8] = []
     private var ends: [Int] = []
     private var pendingBoundary = false
+    /// The previous token was an abbreviation that may end a sentence.
+    private var pendingAbbreviation = false
+
+    /// Words that typically open a sentence: after "U.S." they mean a new sentence began.
+    static let openers: Set<String> = [
+        "I", "He", "She", "It", "We", "They", "You", "The", "This", "That", "These", "Those", "There",
+        "But", "And", "So", "In", "A", "An", "His", "Her", "Our", "My", "Their", "What", "When", "If",
+        "However", "Then", "Now", "Yet", "As", "At", "On", "For", "After", "Today",
+    ]
 
     public init(options: TextOptions = .init()) {
         self.options = options
+        self.tokenizer = Tokenizer(mode: options.mode)
         bytes.reserveCapacity(4096)
         ends.reserveCapacity(256)
     }
@@ -75,6 +118,13 @@ public struct SentenceSplitter {
             return
         }
         for token in lineTokens {
+            if pendingAbbreviation {
+                pendingAbbreviation = false
+                if token.kind == .word && !token.continuesToken
+                    && Self.openers.contains(String(decoding: line[token.start..<token.end], as: UTF8.self)) {
+                    try flush(emit)
+                }
+            }
             if pendingBoundary {
                 if (token.kind == .closing || token.kind == .terminal) && !token.spaceBefore {
                     append(line, token)
@@ -85,6 +135,10 @@ public struct SentenceSplitter {
             }
             append(line, token)
             if token.kind == .terminal { pendingBoundary = true }
+            if token.kind == .word && token.end - token.start > 2 && line[token.end - 1] == UInt8(ascii: ".")
+                && !Tokenizer.titles.contains(Array(line[token.start..<(token.end - 1)])) {
+                pendingAbbreviation = true
+            }
         }
     }
 
@@ -114,40 +168,14 @@ public struct SentenceSplitter {
 
     private mutating func append(_ line: UnsafeBufferPointer<UInt8>, _ token: Token) {
         if token.kind != .word && !options.keepPunctuation { return }
-        let slice = UnsafeBufferPointer(rebasing: line[token.start..<token.end])
-        if options.lowercase {
-            var ascii = true
-            for b in slice where b >= 0x80 { ascii = false; break }
-            if ascii {
-                for b in slice { bytes.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
-            } else {
-                bytes.append(contentsOf: String(decoding: slice, as: UTF8.self).lowercased().utf8)
-            }
-        } else {
-            bytes.append(contentsOf: slice)
-        }
-        if options.asciiApostrophes && token.kind == .word { foldApostrophes(from: ends.last ?? 0) }
+        options.appendToken(UnsafeBufferPointer(rebasing: line[token.start..<token.end]), to: &bytes)
         ends.append(bytes.count)
     }
 
-    /// Replaces each U+2019 (E2 80 99) in `bytes[start...]` with `'`.
-    private mutating func foldApostrophes(from start: Int) {
-        var i = start, out = start
-        while i < bytes.count {
-            if bytes[i] == 0xE2, i + 2 < bytes.count, bytes[i + 1] == 0x80, bytes[i + 2] == 0x99 {
-                bytes[out] = 0x27
-                i += 3
-            } else {
-                bytes[out] = bytes[i]
-                i += 1
-            }
-            out += 1
-        }
-        bytes.removeLast(bytes.count - out)
-    }
 
     private mutating func flush(_ emit: (SentenceView) throws -> Void) rethrows {
         pendingBoundary = false
+        pendingAbbreviation = false
         guard !ends.isEmpty else { return }
         try bytes.withUnsafeBufferPointer { b in
             try ends.withUnsafeBufferPointer { e in try emit(SentenceView(bytes: b, ends: e)) }

@@ -19,22 +19,51 @@ public struct Token: Sendable, Equatable {
     public var spaceBefore: Bool
     /// The first character is a lowercase letter.
     public var startsLowercase: Bool
+    /// Treebank mode: this token is a further syntactic word of the written token before it
+    /// ("n't" after "do" in "don't"); never set in keyboard mode.
+    public var continuesToken: Bool = false
 }
 
-/// A first real tokenizer for English-like text in UTF-8.
+/// How the tokenizer treats contractions and hyphenated compounds.
+public enum TokenizerMode: String, Sendable, CaseIterable, Codable {
+    /// The default for training: a token is what a person types as one word. "don't" and
+    /// "well-known" stay whole.
+    case keyboard
+    /// Universal Dependencies (English EWT) conventions, so output can be scored against gold:
+    /// clitics split off as further words of the same written token ("do" + "n't", "it" + "'s",
+    /// "can" + "not", "gon" + "na"), and hyphens between words are tokens of their own
+    /// ("so - called") except after bound prefixes ("e-mail", "non-human", "re-elect") and inside
+    /// phone numbers ("713-853-3989").
+    case treebank
+}
+
+/// The tokenizer for English-like text in UTF-8, with correct Unicode beyond ASCII.
 ///
 /// In: one line of UTF-8 bytes. Out: tokens as byte ranges into that line, in order.
 /// Rules, in the spirit of what a keyboard user types as one word:
 /// - a word is a run of letters and digits (any script); an apostrophe (`'` or `’`) between a
 ///   letter before and a letter after stays inside (`don't`, `it’s`, `o'clock`), as does a single
-///   hyphen between letters or digits (`well-known`) and `.`/`,` between digits (`3.14`, `1,000`);
+///   hyphen between letters or digits (`well-known`; see ``TokenizerMode`` for treebank mode),
+///   `.`/`,` between digits (`3.14`, `1,000`), `:` and `/` between digits (`5:30`, `11/28/2000`)
+///   and `.` between letters or digits (`Amazon.com`, `report.doc`);
 /// - a period after a known abbreviation (`Mr.`, `Mrs.`, `Dr.`, `St.`, `etc.`, ...), after a single
-///   capital initial (`J.`), or inside a dotted abbreviation (`U.S.`, `e.g.`) stays attached;
-/// - every other punctuation character is a token of its own; `...` and `--` are single tokens.
+///   capital initial (`J.`), or after a dotted abbreviation (`U.S.`, `e.g.`, `Ph.D.`) stays attached;
+/// - URLs (`https://…`, `www.…`) and e-mail addresses (`name@host.org`) are one token, without
+///   trailing sentence punctuation;
+/// - CJK text has no spaces and no dictionary here, so runs split where the script changes:
+///   Han followed by hiragana stays together (okurigana: `食べる`), every other change of script
+///   (Latin|Han, hiragana|Han, Han|katakana, ...) starts a new token; `。！？` are terminals;
+/// - emoji are one token each, with their modifiers, variation selectors and ZWJ sequences
+///   (`👍🏽`, `👨‍👩‍👧`, flags); emoticons (`:)`, `:-(`, `;D`) are one token;
+/// - every other punctuation character is a token of its own; `...`, `--` and `—` are single tokens.
 ///
 /// - Complexity: O(line length); the ASCII path looks at each byte a constant number of times.
 public struct Tokenizer: Sendable {
-    public init() {}
+    public let mode: TokenizerMode
+
+    public init(mode: TokenizerMode = .keyboard) {
+        self.mode = mode
+    }
 
     /// Abbreviations whose trailing period belongs to the word (case-sensitive).
     public static let abbreviations: Set<[UInt8]> = Set([
@@ -42,7 +71,28 @@ public struct Tokenizer: Sendable {
         "Capt", "Lt", "Sgt", "Hon", "Gov", "Mt", "vs", "etc", "viz", "cf", "ca", "No", "Vol", "vol",
         "ch", "Ch", "pp", "fig", "Fig", "Co", "Inc", "Ltd", "Bros", "Esq", "Jan", "Feb", "Mar", "Apr",
         "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat",
-        "Sun", "approx", "dept", "est", "Ave", "Blvd", "Rd",
+        "approx", "dept", "est", "Ave", "Blvd", "Rd", "Corp", "Ft", "Sen", "Rep", "Pres", "Adm",
+        "Maj", "Hwy", "Univ", "Assn", "Dist",
+        // US states as newspapers abbreviate them (not Ill., Ind., Miss., Me.: words too).
+        "Ala", "Ariz", "Ark", "Calif", "Colo", "Conn", "Fla", "Ga", "Kan", "Ky", "La", "Md", "Mass",
+        "Mich", "Minn", "Neb", "Nev", "Okla", "Ore", "Pa", "Penn", "Tenn", "Tex", "Va", "Vt", "Wash",
+        "Wis", "Wyo",
+    ].map { Array($0.utf8) })
+
+    /// Titles: an abbreviation that is never the last word of a sentence (the sentence splitter
+    /// may end a sentence after "Inc." or "U.S." but not after "Mr.").
+    public static let titles: Set<[UInt8]> = Set([
+        "Mr", "Mrs", "Ms", "Messrs", "Mme", "Mlle", "Dr", "Prof", "Rev", "Gen", "Col", "Capt", "Lt",
+        "Sgt", "Hon", "Gov", "Sen", "Rep", "Pres", "Adm", "Maj", "St", "Mt", "Ft", "No", "Vol", "vol",
+        "vs", "cf", "viz", "ca", "approx", "fig", "Fig", "pp", "ch", "Ch",
+    ].map { Array($0.utf8) })
+
+    /// Bound prefixes whose hyphen stays inside the word in treebank mode (UD English keeps
+    /// "e-mail", "non-human", "re-elect" whole and splits "so - called", "follow - up").
+    static let boundPrefixes: Set<[UInt8]> = Set([
+        "e", "non", "pre", "anti", "mid", "re", "post", "co", "over", "pro", "multi", "ex", "sub",
+        "semi", "cross", "neo", "psycho", "socio", "counter", "intra", "micro", "macro",
+        "un", "mega", "ultra", "bi", "tri", "quasi", "pseudo", "trans", "mis", "hyper", "arch",
     ].map { Array($0.utf8) })
 
     /// Appends the tokens of `line` to `tokens`.
@@ -55,14 +105,27 @@ public struct Tokenizer: Sendable {
             if c < 0x80 {
                 if Self.isASCIIWordByte(c) {
                     let start = i
+                    if let urlEnd = scanURL(line, from: i) {
+                        tokens.append(Token(start: start, end: urlEnd, kind: .word, spaceBefore: space,
+                                            startsLowercase: c >= 0x61 && c <= 0x7A))
+                        i = urlEnd
+                        space = false
+                        continue
+                    }
                     i = scanWord(line, from: i)
+                    if let emailEnd = scanEmail(line, start: start, end: i) {
+                        tokens.append(Token(start: start, end: emailEnd, kind: .word, spaceBefore: space,
+                                            startsLowercase: c >= 0x61 && c <= 0x7A))
+                        i = emailEnd
+                        space = false
+                        continue
+                    }
                     i = attachAbbreviationPeriod(line, start: start, end: i)
-                    tokens.append(Token(start: start, end: i, kind: .word, spaceBefore: space,
-                                        startsLowercase: c >= 0x61 && c <= 0x7A))
+                    i = appendWord(line, start: start, end: i, spaceBefore: space, into: &tokens)
                     space = false
                     continue
                 }
-                if c == 0x20 || c == 0x09 || c == 0x0B || c == 0x0C || c == 0x0D {
+                if c == 0x20 || c == 0x09 || c == 0x0B || c == 0x0C || c == 0x0D || c == 0 {
                     space = true
                     i += 1
                     continue
@@ -75,12 +138,28 @@ public struct Tokenizer: Sendable {
                     kind = .terminal
                 case UInt8(ascii: "!"), UInt8(ascii: "?"):
                     i += 1
+                    if mode == .treebank {   // ?!?! is one token in UD English
+                        while i < n && (line[i] == UInt8(ascii: "!") || line[i] == UInt8(ascii: "?")) { i += 1 }
+                    }
                     kind = .terminal
                 case UInt8(ascii: "-"):
                     while i < n && line[i] == UInt8(ascii: "-") { i += 1 }
+                case UInt8(ascii: "'") where i + 2 < n && Self.isDigit(line[i + 1]) && Self.isDigit(line[i + 2])
+                        && (i + 3 == n || !Self.isASCIIWordByte(line[i + 3])) && space:
+                    i += 3   // '72: a year with its century left out
+                    kind = .word
                 case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
                     i += 1
+                    if mode == .treebank && c != UInt8(ascii: ")") && c != UInt8(ascii: "]") && c != UInt8(ascii: "}") {
+                        while i < n && line[i] == c { i += 1 }   // '' as one token
+                    }
                     kind = .closing
+                case UInt8(ascii: "*"), UInt8(ascii: "="), UInt8(ascii: "~"), UInt8(ascii: "#"), UInt8(ascii: "+"),
+                     UInt8(ascii: "_"), UInt8(ascii: "<"), UInt8(ascii: ">"):
+                    i += 1
+                    if mode == .treebank { while i < n && line[i] == c { i += 1 } }   // *** and == as one token
+                case UInt8(ascii: ":"), UInt8(ascii: ";"), UInt8(ascii: "="):
+                    i = emoticonEnd(line, from: i, spaceBefore: space) ?? i + 1
                 default:
                     i += 1
                 }
@@ -93,8 +172,8 @@ public struct Tokenizer: Sendable {
             if Self.isWordScalar(scalar) {
                 let start = i
                 i = scanWord(line, from: i)
-                tokens.append(Token(start: start, end: i, kind: .word, spaceBefore: space,
-                                    startsLowercase: scalar.properties.isLowercase))
+                i = appendWord(line, start: start, end: i, spaceBefore: space, into: &tokens,
+                           startsLowercase: scalar.properties.isLowercase)
                 space = false
                 continue
             }
@@ -105,13 +184,18 @@ public struct Tokenizer: Sendable {
             }
             let kind: TokenKind
             switch scalar.value {
-            case 0x2026: kind = .terminal                                  // …
-            case 0x201D, 0x2019, 0x00BB, 0x203A: kind = .closing           // ” ’ » ›
+            case 0x2026, 0x3002, 0xFF0E, 0xFF01, 0xFF1F: kind = .terminal               // … 。 ． ！ ？
+            case 0x201D, 0x2019, 0x00BB, 0x203A, 0x300D, 0x300F, 0xFF09: kind = .closing  // ” ’ » › 」 』 ）
             default: kind = .punctuation
             }
-            tokens.append(Token(start: i, end: i + length, kind: kind, spaceBefore: space, startsLowercase: false))
+            let start = i
+            i = Self.emojiSequenceEnd(line, scalar: scalar, at: i, length: length)
+            if mode == .treebank, scalar.value == 0x2018 || scalar.value == 0x2019 || scalar.value == 0x201C || scalar.value == 0x201D,
+               i + 3 <= n, line[i] == 0xE2, line[i + 1] == 0x80, line[i + 2] == 0x98 || line[i + 2] == 0x99 {
+                i += 3   // ‘’ and ’’ (typed for ”) are one token in UD English
+            }
+            tokens.append(Token(start: start, end: i, kind: kind, spaceBefore: space, startsLowercase: false))
             space = false
-            i += length
         }
     }
 
@@ -163,7 +247,7 @@ public struct Tokenizer: Sendable {
 
     /// Is the character at `i` a letter (for apostrophe joining)?
     @inline(__always)
-    private func isLetter(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+    func isLetter(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
         guard i < b.count else { return false }
         let c = b[i]
         if c < 0x80 { return (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) }
@@ -171,73 +255,11 @@ public struct Tokenizer: Sendable {
     }
 
     @inline(__always)
-    private func isWordStart(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+    func isWordStart(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
         guard i < b.count else { return false }
         let c = b[i]
         if c < 0x80 { return Self.isASCIIWordByte(c) }
         return Self.isWordScalar(Self.decode(b, at: i).0)
-    }
-
-    /// End of the word starting at `i`, joiners included.
-    private func scanWord(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        let n = b.count
-        var i = start
-        var previous = start   // first byte of the scalar before i (for the apostrophe rule)
-        while i < n {
-            let c = b[i]
-            if c < 0x80 {
-                if Self.isASCIIWordByte(c) { previous = i; i += 1; continue }
-                switch c {
-                case UInt8(ascii: "'"):
-                    if i > start, isLetter(b, at: previous), isLetter(b, at: i + 1) { previous = i; i += 1; continue }
-                case UInt8(ascii: "-"):
-                    if i + 1 < n, b[i + 1] != UInt8(ascii: "-"), isWordStart(b, at: i + 1) { previous = i; i += 1; continue }
-                case UInt8(ascii: "."), UInt8(ascii: ","):
-                    if Self.isDigit(b[i - 1]), i + 1 < n, Self.isDigit(b[i + 1]) { previous = i; i += 1; continue }
-                default:
-                    break
-                }
-                return i
-            }
-            let (scalar, length) = Self.decode(b, at: i)
-            if Self.isWordScalar(scalar) { previous = i; i += length; continue }
-            if scalar.value == 0x2019, i > start, isLetter(b, at: previous), isLetter(b, at: i + length) {
-                previous = i
-                i += length
-                continue
-            }
-            return i
-        }
-        return i
-    }
-
-    /// Extends a word over a following period when the word is an abbreviation or an initial.
-    private func attachAbbreviationPeriod(_ b: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> Int {
-        let n = b.count
-        guard end < n, b[end] == UInt8(ascii: ".") else { return end }
-        // "..." is an ellipsis, not an abbreviation period.
-        if end + 1 < n && b[end + 1] == UInt8(ascii: ".") { return end }
-        let length = end - start
-        // Dotted abbreviations: U.S., e.g., i.e., a.m. (single letters separated by periods).
-        if length == 1, Self.isLetterByte(b[start]) {
-            var j = end
-            var letters = 1
-            while j + 1 < n, b[j] == UInt8(ascii: "."), Self.isLetterByte(b[j + 1]),
-                  j + 2 >= n || !Self.isASCIIWordByte(b[j + 2]) {
-                j += 2
-                letters += 1
-            }
-            if letters > 1 {
-                return j < n && b[j] == UInt8(ascii: ".") ? j + 1 : j
-            }
-            // A single capital initial (J. Smith), but not the pronoun I.
-            let c = b[start]
-            if c >= 0x41 && c <= 0x5A && c != UInt8(ascii: "I") { return end + 1 }
-            return end
-        }
-        guard length <= 7 else { return end }
-        let word = Array(UnsafeBufferPointer(rebasing: b[start..<end]))
-        return Self.abbreviations.contains(word) ? end + 1 : end
     }
 
     @inline(__always)

@@ -1,9 +1,9 @@
 import ArgumentParser
 
-/// `lexiforge eval ...`: measurements of a store against gold or held-out data. Each evaluation is
-/// its own subcommand in its own file.
+/// `lexiforge eval ...`: measurements of a stage or a store against gold or held-out data, one
+/// subcommand per file (EvalTokenize.swift, EvalLemma.swift, EvalTag.swift, EvalLanguageModel.swift).
 struct Eval: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Evaluate a store against gold or held-out data.",
-        subcommands: [EvalTag.self, EvalPerplexity.self, EvalKSR.self])
+        abstract: "Measure a stage or a store against gold or held-out data.",
+        subcommands: [EvalTokenize.self, EvalLemma.self, EvalTag.self, EvalPerplexity.self, EvalKSR.self])
 }

@@ -3,6 +3,7 @@ import Foundation
 import LexiforgeCorpus
 import LexiforgePipeline
 
+/// `lexiforge eval tag`: tagging accuracy of a tagger store on gold files.
 struct EvalTag: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tag",

@@ -18,9 +18,9 @@ struct Lexiforge: ParsableCommand {
             """,
         version: toolchainVersion,
         subcommands: [
-            Ngrams.self, Train.self, Inspect.self, Suggest.self, Predict.self, Hmm.self, Tag.self,
-            Wordlist.self, Complete.self, Eval.self, Export.self, Learn.self, Merge.self, Diff.self,
-            BenchQueries.self, BenchComplete.self,
+            Ngrams.self, Train.self, Inspect.self, Suggest.self, Predict.self, Tokenize.self, Hmm.self,
+            Tag.self, Wordlist.self, Complete.self, Eval.self, Export.self, Learn.self, Merge.self,
+            Diff.self, BenchQueries.self, BenchComplete.self,
         ])
 }
 

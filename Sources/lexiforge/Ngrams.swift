@@ -25,11 +25,16 @@ struct Ngrams: ParsableCommand {
     @Flag(help: "Lowercase every token.")
     var lowercase = false
 
-    @Flag(help: "Write apostrophes inside words as ' (it’s → it's), as a keyboard types them.")
-    var asciiApostrophes = false
-
     @Flag(help: "Count punctuation and symbols as tokens (default: words and numbers only, as a keyboard types them).")
     var keepPunctuation = false
+
+    @OptionGroup var text: TextFlags
+
+    @Flag(help: "Write each word's lemma and script class (indexed columns; larger store).")
+    var wordClasses = false
+
+    @Option(help: "With --word-classes: CoNLL-U file the lemmatizer learns from (with WordNet); repeat for several.")
+    var lemmaTrain: [String] = []
 
     @Flag(help: "Replace invalid UTF-8 with U+FFFD (a warning) instead of failing.")
     var replaceInvalid = false
@@ -82,7 +87,9 @@ struct Ngrams: ParsableCommand {
             config.order = order
             config.text.lowercase = lowercase
             config.text.keepPunctuation = keepPunctuation
-            config.text.asciiApostrophes = asciiApostrophes
+            text.apply(to: &config.text)
+            config.wordClasses = wordClasses
+            if !lemmaTrain.isEmpty { config.lemmatizer = LemmatizerSource(training: lemmaTrain) }
             config.corpus.replaceInvalidUTF8 = replaceInvalid
             config.corpus.stripGutenberg = !keepGutenbergBoilerplate
             config.strict = build.strict

@@ -24,6 +24,8 @@ measure() {
 }
 ratio() { python3 -c "print(f'{$1/$2:.3f}')"; }
 
+# Text-stage figures (tokenization F1, lemma accuracy, tokenizer speed) at the end of the run.
+trap 'BIN=$BIN REPORT=$REPORT Tests/Bench/bench-text.sh; rm -rf "$WORK"' EXIT
 CH1=Corpora/data/corpora/dorian-gray-ch1.txt
 say "# Lexiforge benchmark, $(date -u +%Y-%m-%d) on $(nproc) cores ($(uname -m))"
 say ""
@@ -105,7 +107,7 @@ if [ "$kenlm" != "n/a" ]; then diff=$(python3 -c "print(f'{100*abs($ours-$kenlm)
 say "perplexity on $(basename "$HELD"): lexiforge $ours (oov $(awk '$1 == "oov" {print $2}' "$WORK/ppl")), kenlm on our ARPA $kenlm: difference ${diff}% (target <= 0.1%)"
 DG=Corpora/data/corpora/dorian-gray-pg174.txt
 head -c 20000 "$HELD" >"$WORK/held20k.txt"
-"$BIN" ngrams "$DG" -o "$WORK/dg.sqlite" --lowercase --ascii-apostrophes --language-model --quiet
+"$BIN" ngrams "$DG" -o "$WORK/dg.sqlite" --lowercase --straight-quotes --language-model --quiet
 rm -f "$WORK/t2n-dg.db"
 for n in 1 2 3; do text2ngram -n $n -l -a -f sqlite -o "$WORK/t2n-dg.db" "$DG" >/dev/null 2>&1; done
 sed -e 's#<PREDICTORS>.*</PREDICTORS>#<PREDICTORS>DefaultSmoothedNgramPredictor</PREDICTORS>#' \
@@ -116,7 +118,7 @@ k3=$("$BIN" eval ksr "$WORK/dg.sqlite" "$WORK/held20k.txt" --suggestions 3 | awk
 k6=$("$BIN" eval ksr "$WORK/dg.sqlite" "$WORK/held20k.txt" --suggestions 6 | awk '$1 == "ksr" {print $2}' | tr -d %)
 say "KSR, trained on Dorian Gray (whole novel, lowercased), held out: first 20 KB of $(basename "$HELD")"
 say "  presage_simulator, text2ngram db, DefaultSmoothedNgramPredictor, 6 suggestions: ${presage}% as run by default (case-sensitive), ${presagei}% with -i (case-insensitive, like ours)"
-say "  lexiforge eval ksr (--ascii-apostrophes store): 3 suggestions ${k3}%, 6 suggestions ${k6}%"
+say "  lexiforge eval ksr (--straight-quotes store): 3 suggestions ${k3}%, 6 suggestions ${k6}%"
 say "  targets: 3 suggestions > Presage: $(python3 -c "print(f'{$k3-$presage:+.2f} / {$k3-$presagei:+.2f}')") points; 6 suggestions >= Presage + 5: $(python3 -c "print(f'{$k6-$presage:+.2f} / {$k6-$presagei:+.2f}')") points (default / -i)"
 # Both adapting to the text as it is typed: Presage with its user n-gram (learning into a scratch
 # database) and recency predictors, lexiforge with its session cache (eval ksr --adapt).

@@ -299,6 +299,44 @@ struct CLITests {
         _ = corpus
     }
 
+    @Test("train applies the model file's text options and records them")
+    func trainTextOptions() throws {
+        let keys = #", "tokenizer": "treebank", "normalization": "nfkc", "straight_quotes": true, "number_class": true, "word_classes": true"#
+        let (dir, model, _) = try Self.modelFolder(sha256: Tiny.sha256["tiny.txt"]!, extraModelKey: keys)
+        let output = dir.file("options.sqlite")
+        let result = try CLI.run(["train", model, "-o", output, "--quiet"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let options = try TrainedStore(path: output).meta["text_options"] ?? ""
+        for member in [#""tokenizer":"treebank""#, #""normalization":"nfkc""#, #""straight_quotes":true"#, #""number_class":true"#] {
+            #expect(options.contains(member), "text_options: \(options)")
+        }
+        #expect(try TrainedStore(path: output).hasWordClasses)
+    }
+
+    struct BadModelKey: Sendable, CustomTestStringConvertible {
+        var id: String
+        var key: String
+        var message: String
+        var testDescription: String { id }
+    }
+
+    @Test("train names a model key with a bad value", arguments: [
+        BadModelKey(id: "unknown tokenizer", key: #", "tokenizer": "spacy""#,
+                    message: #""tokenizer" must be one of "keyboard", "treebank", not spacy"#),
+        BadModelKey(id: "unknown normalization", key: #", "normalization": "nfd""#,
+                    message: #""normalization" must be one of "none", "nfc", "nfkc", not nfd"#),
+        BadModelKey(id: "flag not a boolean", key: #", "number_class": "yes""#, message: #""number_class" must be true or false"#),
+        BadModelKey(id: "lemma training without word classes", key: #", "lemma_training": ["tiny"]"#,
+                    message: #""lemma_training" needs "word_classes": true"#),
+    ])
+    func trainBadModelKey(_ c: BadModelKey) throws {
+        let (dir, model, _) = try Self.modelFolder(sha256: Tiny.sha256["tiny.txt"]!, extraModelKey: c.key)
+        let result = try CLI.run(["train", model, "-o", dir.file("bad.sqlite"), "--quiet"])
+        #expect(result.status == 1)
+        #expect(result.stderrLines.count == 1, "stderr: \(result.stderr)")
+        #expect(result.stderrLines.first?.hasPrefix("error: \(model): \(c.message)") == true, "stderr: \(result.stderr)")
+    }
+
     @Test("--help exits 0 and shows an example", arguments: [[], ["ngrams"], ["train"], ["inspect"], ["suggest"]] as [[String]])
     func help(_ subcommand: [String]) throws {
         let result = try CLI.run(subcommand + ["--help"])

@@ -91,7 +91,7 @@ struct SentenceSplitterTests {
 struct AsciiApostropheTests {
     typealias Case = TokenizerTests.Case
 
-    @Test("asciiApostrophes writes the apostrophe inside words as '", arguments: [
+    @Test("straightQuotes writes the apostrophe inside words as '", arguments: [
         Case(id: "it’s", text: "it\u{2019}s late", tokens: ["it's", "late"]),
         Case(id: "two in one word", text: "rock\u{2019}n\u{2019}roll", tokens: ["rock'n'roll"]),
         Case(id: "after a multi-byte letter", text: "Zoë\u{2019}s hat", tokens: ["Zoë's", "hat"]),
@@ -99,7 +99,7 @@ struct AsciiApostropheTests {
         Case(id: "closing quote is not a word", text: "\u{2018}Yes\u{2019} she said", tokens: ["Yes", "she", "said"]),
     ])
     func fold(_ c: Case) {
-        let sentences = SentenceSplitter.sentences(in: c.text, options: TextOptions(asciiApostrophes: true))
+        let sentences = SentenceSplitter.sentences(in: c.text, options: TextOptions(straightQuotes: true))
         #expect(sentences.flatMap { $0 } == c.tokens)
     }
 }

@@ -55,7 +55,7 @@ struct StoreTests {
         #expect(store.meta["inputs"]
                 == "[{\"file\":\"tiny.txt\",\"sha256\":\"d9a16a07bd8f5df8a6b38db2411b23db001e0a310390127355b6db5f7584fce7\",\"bytes\":74}]")
         #expect(store.meta["text_options"]
-                == "{\"lowercase\":false,\"keep_punctuation\":false,\"replace_invalid_utf8\":false,\"strip_gutenberg\":true,\"tokenizer\":\"keyboard\"}")
+                == "{\"lowercase\":false,\"keep_punctuation\":false,\"tokenizer\":\"keyboard\",\"normalization\":\"none\",\"straight_quotes\":false,\"number_class\":false,\"replace_invalid_utf8\":false,\"strip_gutenberg\":true}")
         #expect(store.meta["model"] == nil)
         #expect(!store.isLowercased)
     }

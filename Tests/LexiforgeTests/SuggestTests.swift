@@ -51,6 +51,21 @@ struct SuggestTests {
         #expect(got == ["Smith/1/3", "Jones/1/2", "Mr./2/1"])
     }
 
+    @Test("the query is normalized as the store's text was (straight quotes, number class)")
+    func normalizedQuery() throws {
+        let corpus = folder.file("quotes.txt")
+        try Data("I don't know.\nWe paid 3 dollars.\nWe paid 12 dollars.\n".utf8).write(to: URL(fileURLWithPath: corpus))
+        let store = folder.file("quotes.sqlite")
+        try buildStore([corpus], to: store) {
+            $0.text.straightQuotes = true
+            $0.text.numberClass = true
+        }
+        let curly = try Suggest.run(storePath: store, text: "I don\u{2019}t", limit: 1).map(\.word)
+        #expect(curly == ["know"])
+        let number = try Suggest.run(storePath: store, text: "We paid 40", limit: 1).map { "\($0.word)/\($0.count)/\($0.order)" }
+        #expect(number == ["dollars/2/3"])
+    }
+
     @Test("a store built with punctuation keeps it in the query context")
     func keepPunctuation() throws {
         let corpus = folder.file("yes.txt")

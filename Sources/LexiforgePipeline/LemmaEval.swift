@@ -1,0 +1,160 @@
+import Foundation
+import LexiforgeCorpus
+import LexiforgeReader
+import LexiforgeText
+
+/// Where a lemmatizer learns from.
+public struct LemmatizerSource: Sendable, Equatable {
+    /// CoNLL-U training files (plain or .gz); none gives a WordNet-only lemmatizer.
+    public var training: [String] = []
+    /// The WordNet dictionary folder; nil to use none.
+    public var wordNet: String? = WordNet.defaultDirectory
+    public init(training: [String] = [], wordNet: String? = WordNet.defaultDirectory) {
+        self.training = training
+        self.wordNet = wordNet
+    }
+
+    /// WordNet alone when `wordnet-base` is installed, else nil.
+    public static var wordNetIfInstalled: LemmatizerSource? {
+        FileManager.default.fileExists(atPath: WordNet.defaultDirectory + "/index.noun") ? LemmatizerSource() : nil
+    }
+
+    /// Provenance: `{"training":[...],"wordnet":...}` (file names only).
+    public var json: String {
+        let files = training.map { jsonString(URL(fileURLWithPath: $0).lastPathComponent) }.joined(separator: ",")
+        return "{\"training\":[\(files)],\"wordnet\":\(wordNet.map(jsonString) ?? "null")}"
+    }
+}
+
+/// Builds lemmatizers from a ``LemmatizerSource``.
+public enum LemmatizerBuild {
+    /// Reads the training treebanks and WordNet.
+    /// - Throws: ``PipelineError`` naming each unreadable file or malformed line.
+    public static func make(_ source: LemmatizerSource) throws -> Lemmatizer {
+        var trainer = LemmatizerTrainer()
+        var problems: [String] = []
+        for path in source.training {
+            if let problem = NgramBuild.checkInput(path) { problems.append(problem); continue }
+            do {
+                problems += try TreebankReader.read(path: path) { sentence in
+                    trainer.add(sentence: sentence.words.map { LemmaExample(form: $0.form, upos: $0.upos, lemma: $0.lemma) })
+                }
+            } catch let error as CorpusError {
+                problems.append(error.description)
+            }
+        }
+        if !problems.isEmpty { throw PipelineError(problems) }
+        var wordNet = WordNet()
+        if let directory = source.wordNet {
+            do { wordNet = try WordNet(directory: directory) } catch { throw PipelineError(error.description) }
+        }
+        return trainer.finish(wordNet: wordNet)
+    }
+}
+
+/// Opens the part-of-speech tagger of a Lexiforge store (`eval lemma --tagger STORE`).
+///
+/// In: a store built by `lexiforge hmm --tagged` on UPOS tags (the lemmatizer's tag set).
+/// Out: its Viterbi tagger (``HMMTagger``) as a ``PartOfSpeechTagger``.
+/// - Throws: ``StoreError`` when the store cannot be opened or holds no tagger; ``PipelineError``
+///   when it was trained on another tag set (XPOS, or unsupervised word classes), saying how to
+///   build a UPOS one.
+public enum TaggerLoader {
+    public static func open(_ path: String, beam: Double? = nil) throws -> any PartOfSpeechTagger {
+        let store = try TrainedStore(path: path)
+        let options = store.meta[StoreSchema.MetaKey.textOptions] ?? ""
+        guard options.contains("\"tagset\":\"upos\"") else {
+            throw PipelineError("\(path): the lemmatizer needs a UPOS tagger, and this store's tags are not UPOS (text_options \(options.isEmpty ? "missing" : options)); build one with `lexiforge hmm --tagged TREEBANK.conllu -o \(path)`")
+        }
+        return try store.hmmTagger(beam: beam)
+    }
+}
+
+/// Where `eval lemma` gets its tags.
+public enum LemmaTagging: Sendable {
+    case none
+    case gold
+    case tagger(String)
+}
+
+/// What `lexiforge eval lemma` measured.
+public struct LemmaEvalReport: Sendable {
+    public var words = 0
+    public var correct = 0
+    /// Words whose form the training data never showed.
+    public var unseen = 0
+    public var unseenCorrect = 0
+    public var trainingWords = 0
+    public var trainingSeconds = 0.0
+    /// Seconds spent lemmatizing (through a ``LemmaCache``, tagging excluded).
+    public var lemmatizeSeconds = 0.0
+    /// Seconds spent tagging (predicted tags only).
+    public var taggingSeconds = 0.0
+    public var examples: [String] = []
+    public var problems: [String] = []
+    /// Every word as `form<TAB>gold tag<TAB>tag used<TAB>gold lemma<TAB>lemma<TAB>seen|unseen`
+    /// (only when asked for), for error analysis.
+    public var tokenLines: [String] = []
+    public var accuracy: Double { words == 0 ? 0 : Double(correct) / Double(words) }
+    public var unseenAccuracy: Double { unseen == 0 ? 0 : Double(unseenCorrect) / Double(unseen) }
+}
+
+/// Scores a lemmatizer against a CoNLL-U treebank.
+///
+/// In: gold CoNLL-U (its syntactic words, as the treebank tokenized them), a
+/// ``LemmatizerSource`` to train from and where tags come from. Out: case-sensitive accuracy over
+/// all words (punctuation included, as the gold lemma column has one for every word).
+public enum LemmaEval {
+    public static func run(gold: String, source: LemmatizerSource, tagging: LemmaTagging, examples: Int = 0,
+                           keepTokens: Bool = false) throws -> LemmaEvalReport {
+        var report = LemmaEvalReport()
+        if let problem = NgramBuild.checkInput(gold) { throw PipelineError(problem) }
+        let start = ContinuousClock.now
+        let lemmatizer = try LemmatizerBuild.make(source)
+        report.trainingSeconds = seconds(since: start)
+        report.trainingWords = lemmatizer.trainingWords
+        var tagger: (any PartOfSpeechTagger)?
+        if case .tagger(let path) = tagging { tagger = try TaggerLoader.open(path) }
+        var sentences: [TreebankSentence] = []
+        report.problems = try TreebankReader.read(path: gold) { sentences.append($0) }
+        // Tags first (timed apart), then lemmas through a cache, as running text would use them.
+        let tagClock = ContinuousClock.now
+        let forms = sentences.map { $0.words.map(\.form) }
+        let predictedTags: [[String]?] = sentences.indices.map { i in
+            switch tagging {
+            case .none: return nil
+            case .gold: return sentences[i].words.map(\.upos)
+            case .tagger: return tagger!.tags(for: forms[i])
+            }
+        }
+        report.taggingSeconds = seconds(since: tagClock)
+        let clock = ContinuousClock.now
+        var cache = LemmaCache()
+        let predicted = forms.indices.map { cache.lemmatize(forms[$0], tags: predictedTags[$0], predicted: tagger != nil, lemmatizer) }
+        report.lemmatizeSeconds = seconds(since: clock)
+        for ((sentence, lemmas), tags) in zip(zip(sentences, predicted), predictedTags) {
+            for (k, (word, lemma)) in zip(sentence.words, lemmas).enumerated() {
+                report.words += 1
+                let ok = lemma == word.lemma
+                if ok { report.correct += 1 }
+                if !lemmatizer.isSeen(word.form) {
+                    report.unseen += 1
+                    if ok { report.unseenCorrect += 1 }
+                }
+                if keepTokens {
+                    report.tokenLines.append("\(word.form)\t\(word.upos)\t\(tags?[k] ?? "-")\t\(word.lemma)\t\(lemma)\t\(lemmatizer.isSeen(word.form) ? "seen" : "unseen")")
+                }
+                if !ok && report.examples.count < examples {
+                    let tag = tags.map { $0[k] == word.upos ? "" : "→\($0[k])" } ?? ""
+                    report.examples.append("\(word.form)\t\(word.upos)\(tag)\tgold \(word.lemma)\tgot \(lemma)\(lemmatizer.isSeen(word.form) ? "" : "\t(unseen)")")
+                }
+            }
+        }
+        return report
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let d = ContinuousClock.now - start
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+}

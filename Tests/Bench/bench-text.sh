@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Text-stage figures for `make bench` (called by bench.sh; appends to its report).
+# Tokenization F1 and lemma accuracy on UD English EWT dev (lemmatizer trained on train),
+# tokenizer speed on gutenberg-11m, each printed with its anchor.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BIN=${BIN:-.build/release/lexiforge}
+REPORT=${REPORT:-Artifacts/bench/report.txt}
+say() { echo "$*" | tee -a "$REPORT"; }
+UD="$SHARED_DATA/ud"
+say ""
+say "## Text processing (UD English EWT dev; lemmatizer trained on EWT train + WordNet)"
+if [ ! -f "$UD/en_ewt-ud-dev.conllu.gz" ]; then say "skipped: $UD is absent"; exit 0; fi
+f1=$("$BIN" eval tokenize "$UD/en_ewt-ud-dev.conllu.gz" 2>/dev/null | sed -n 's/^tokens: .*F1 \([0-9.]*\).*/\1/p')
+say "tokenization F1 (treebank mode, multiword tokens as written): $f1 (target >= 0.98; NLTK word_tokenize 0.949)"
+free=$("$BIN" eval lemma "$UD/en_ewt-ud-dev.conllu.gz" --train "$UD/en_ewt-ud-train.conllu.gz" 2>"$REPORT.lemma-time" | sed -n 's/^accuracy: \([0-9.]*\).*/\1/p')
+say "lemma accuracy, no tags: $free (target >= 0.96; simplemma 0.947) [$(cat "$REPORT.lemma-time")]"
+gold=$("$BIN" eval lemma "$UD/en_ewt-ud-dev.conllu.gz" --train "$UD/en_ewt-ud-train.conllu.gz" --gold-tags 2>/dev/null | sed -n 's/^accuracy: \([0-9.]*\).*/\1/p')
+say "lemma accuracy, gold UPOS tags (upper bound for any tagger): $gold (NLTK WordNet gold tags 0.926, spaCy rules gold tags 0.923)"
+TAGGER=$(mktemp --suffix=.sqlite); G11TXT=$(mktemp); trap 'rm -f "$TAGGER" "$G11TXT"' EXIT
+rm -f "$TAGGER"
+"$BIN" hmm --quiet --tagged "$UD/en_ewt-ud-train.conllu.gz" -o "$TAGGER"
+pred=$("$BIN" eval lemma "$UD/en_ewt-ud-dev.conllu.gz" --train "$UD/en_ewt-ud-train.conllu.gz" --tagger "$TAGGER" 2>"$REPORT.lemma-time" | sed -n 's/^accuracy: \([0-9.]*\).*/\1/p')
+say "lemma accuracy, UPOS tags predicted by the HMM tagger (lexiforge hmm on EWT train): $pred (target >= 0.97; gain over no tags $(python3 -c "print(f'{($pred-$free)*100:+.2f}')") points; most-frequent lookup with predicted tags 0.956) [$(cat "$REPORT.lemma-time")]"
+rm -f "$REPORT.lemma-time"
+G11="$SHARED_DATA/corpora/gutenberg-11m.txt.gz"
+if [ -f "$G11" ]; then
+  zcat "$G11" >"$G11TXT"
+  m=$("$BIN" tokenize --measure "$G11TXT" 2>&1 >/dev/null | grep '^measure:')
+  say "tokenize (keyboard, one line per line, output included) on gutenberg-11m: ${m#measure: } (target >= 50 MB/s on one core; NLTK word_tokenize 0.33 MB/s)"
+  m=$("$BIN" tokenize --measure --sentences --lemmas --lemma-train "$UD/en_ewt-ud-train.conllu.gz" "$G11TXT" 2>&1 >/dev/null | grep '^measure:')
+  say "lemmatize (tag-free, EWT train + WordNet, per-(form, tag) cache) on gutenberg-11m: ${m##*lemmatizing } (target >= 1M tokens/s)"
+fi
