@@ -82,6 +82,17 @@ public enum TokenizeRun {
                     }
                     tokens.removeAll(keepingCapacity: true)
                     tokenizer.tokenize(bytes, into: &tokens)
+                    if lemmatizer == nil {
+                        // The hot path: token bytes go straight into the output line.
+                        var first = true
+                        for token in tokens where config.text.keepPunctuation || token.kind == .word {
+                            if !first { out.append(0x20) }
+                            first = false
+                            config.text.appendToken(UnsafeBufferPointer(rebasing: bytes[token.start..<token.end]), to: &out)
+                        }
+                        send()
+                        return
+                    }
                     words.removeAll(keepingCapacity: true)
                     ends.removeAll(keepingCapacity: true)
                     for token in tokens where config.text.keepPunctuation || token.kind == .word {
