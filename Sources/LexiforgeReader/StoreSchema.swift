@@ -16,9 +16,11 @@
 ///   stores built by `lexiforge hmm`, and the `lexicon*` tables of a keyboard wordlist
 ///   (``lexiconCreationStatements()``), in stores built from one; word ids then follow the list
 ///   (or merged) frequency order.
+/// - Version 3 stores a lexicon's frequencies run-length encoded and only its uncommon entries'
+///   details (``lexiconCreationStatements()``).
 public enum StoreSchema {
     /// Bumped whenever a table, column, index or view changes meaning or shape.
-    public static let version = 2
+    public static let version = 3
 
     /// `PRAGMA application_id`: "LXFG" (0x4C584647), so `file(1)`-style tools and our reader can tell
     /// a Lexiforge store from any other SQLite database.
