@@ -28,7 +28,7 @@ public struct Completion: Sendable, Equatable, CustomStringConvertible {
 extension TrainedStore {
     /// Whether the store holds a lexicon (was built from a wordlist).
     public var hasLexicon: Bool {
-        (try? queue.read { db in try db.tableExists("lexicon") }) ?? false
+        (try? queue.read { db in try db.tableExists("lexiconFrequency") }) ?? false
     }
 
     /// The `limit` most frequent words starting with `prefix`, ignoring case and accents: "th" gives
@@ -38,7 +38,8 @@ extension TrainedStore {
     /// Ranked by frequency, then id (list order). A prefix matching many words reads its stored top
     /// list (`lexiconPrefix`, one short range scan); any other prefix is at most
     /// ``StoreSchema/lexiconPrefixThreshold`` rows found by range scans of `word_by_text` (lower,
-    /// Capitalized and UPPER spellings of the folded prefix) and `lexiconFolded`.
+    /// Capitalized and UPPER spellings of the folded prefix) and `lexiconFolded`, then ranked by
+    /// their `lexiconFrequency` runs.
     ///
     /// ```swift
     /// let store = try TrainedStore(path: "Artifacts/en_US-wordlist.sqlite")
@@ -71,8 +72,8 @@ extension TrainedStore {
     }
 
     private static let hotSQL = """
-        SELECT p.wordId, w.text, l.frequency, l.attributes
-        FROM lexiconPrefix AS p JOIN word AS w ON w.id = p.wordId JOIN lexicon AS l ON l.wordId = p.wordId
+        SELECT p.wordId, w.text, \(StoreSchema.lexiconFrequencySQL(of: "p.wordId")), coalesce(d.attributes, 0)
+        FROM lexiconPrefix AS p JOIN word AS w ON w.id = p.wordId LEFT JOIN lexiconDetail AS d ON d.wordId = p.wordId
         WHERE p.prefix = ? ORDER BY p.rank
         """
 
@@ -84,25 +85,27 @@ extension TrainedStore {
 
     private func scan(_ db: Database, key: String, limit: Int, allowOffensive: Bool) throws -> [Completion] {
         let blocked = LexiconAttributes.notAWord.rawValue | (allowOffensive ? 0 : LexiconAttributes.possiblyOffensive.rawValue)
-        let filter = "l.frequency > 0 AND l.attributes & \(blocked) = 0"
-        let select = "SELECT l.wordId, w.text, l.frequency, l.attributes FROM word AS w JOIN lexicon AS l ON l.wordId = w.id"
+        // Candidates (word rows in the folded prefix's ranges), then frequency and attributes of those only.
         var parts: [String] = []
         var arguments: [DatabaseValueConvertible] = []
         if key.isEmpty {
-            parts.append("\(select) WHERE \(filter)")
+            parts.append("SELECT id FROM word")
         } else {
             for spelling in LexiconKey.spellings(ofFolded: key) {
-                parts.append("\(select) WHERE w.text >= ? AND w.text < ? AND \(filter)")
+                parts.append("SELECT id FROM word WHERE text >= ? AND text < ?")
                 arguments += [spelling, LexiconKey.upperBound(of: spelling)]
             }
-            parts.append("""
-                SELECT l.wordId, w.text, l.frequency, l.attributes FROM lexiconFolded AS f
-                JOIN lexicon AS l ON l.wordId = f.wordId JOIN word AS w ON w.id = f.wordId
-                WHERE f.key >= ? AND f.key < ? AND \(filter)
-                """)
+            parts.append("SELECT wordId FROM lexiconFolded WHERE key >= ? AND key < ?")
             arguments += [key, LexiconKey.upperBound(of: key)]
         }
-        let sql = parts.joined(separator: "\nUNION\n") + "\nORDER BY 3 DESC, 1 LIMIT ?"
+        let candidates = parts.joined(separator: "\nUNION\n")
+        let sql = """
+            SELECT * FROM (
+                SELECT c.id AS id, w.text, \(StoreSchema.lexiconFrequencySQL(of: "c.id")) AS f, coalesce(d.attributes, 0) AS a
+                FROM (\(candidates)) AS c JOIN word AS w ON w.id = c.id LEFT JOIN lexiconDetail AS d ON d.wordId = c.id
+            ) WHERE f > 0 AND a & \(blocked) = 0
+            ORDER BY f DESC, id LIMIT ?
+            """
         arguments.append(limit)
         return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)).map(Self.completion)
     }
@@ -120,18 +123,31 @@ extension TrainedStore {
                 lexicon.headers[l].append(.init(key: row[1], value: row[2]))
             }
             var index: [Int64: Int] = [:]
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT l.wordId, w.text, l.frequency, l.originalFrequency, l.flags, l.attributes, l.lemma, l.scriptClass
-                FROM lexicon AS l JOIN word AS w ON w.id = l.wordId ORDER BY l.wordId
-                """)
-            while let row = try rows.next() {
-                let attributes = LexiconAttributes(rawValue: row[5])
-                let frequency: Int = row[2]
-                let original: Int? = attributes.contains(.noOriginalFrequency) ? nil : ((row[3] as Int?) ?? frequency)
-                index[row[0]] = lexicon.entries.count
-                lexicon.entries.append(LexiconEntry(
-                    word: row[1], frequency: frequency, originalFrequency: original, flags: row[4],
-                    attributes: attributes.subtracting(.noOriginalFrequency), lemma: row[6], scriptClass: row[7]))
+            // Runs of frequencies over ids, expanded against the word table; details where stored.
+            let runs = try Row.fetchAll(db, sql: "SELECT firstId, frequency FROM lexiconFrequency ORDER BY firstId")
+                .map { (first: $0[0] as Int64, frequency: $0[1] as Int?) }
+            var details: [Int64: Row] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT wordId, originalFrequency, flags, attributes, lemma, scriptClass FROM lexiconDetail") {
+                details[row[0]] = row
+            }
+            for (r, run) in runs.enumerated() {
+                guard let frequency = run.frequency else { continue }
+                let end = r + 1 < runs.count ? runs[r + 1].first : Int64.max
+                let rows = try Row.fetchCursor(db, sql: "SELECT id, text FROM word WHERE id >= ? AND id < ? ORDER BY id", arguments: [run.first, end])
+                while let row = try rows.next() {
+                    let id: Int64 = row[0]
+                    var entry = LexiconEntry(word: row[1], frequency: frequency, originalFrequency: frequency, flags: "")
+                    if let detail = details[id] {
+                        let attributes = LexiconAttributes(rawValue: detail[3])
+                        entry.originalFrequency = attributes.contains(.noOriginalFrequency) ? nil : ((detail[1] as Int?) ?? frequency)
+                        entry.flags = detail[2]
+                        entry.attributes = attributes.subtracting(.noOriginalFrequency)
+                        entry.lemma = detail[4]
+                        entry.scriptClass = detail[5]
+                    }
+                    index[id] = lexicon.entries.count
+                    lexicon.entries.append(entry)
+                }
             }
             for row in try Row.fetchAll(db, sql: "SELECT wordId, position, key, value FROM lexiconKey ORDER BY wordId, position") {
                 guard let i = index[row[0]] else { continue }

@@ -5,13 +5,19 @@ import Foundation
 ///
 /// Present only in stores built from a wordlist (`lexiforge wordlist import`, or `train` with a
 /// model naming `wordlists`). Layout:
-/// - `lexicon(wordId, frequency, originalFrequency, flags, attributes, lemma, scriptClass)`: one
-///   row per entry, keyed by `word.id`. `frequency` is `f=` (0-255; merged with corpus counts by
-///   `train`); `originalFrequency` is `originalFreq=`, **NULL when equal to `frequency`** (160,088 of
-///   160,715 en_US entries) unless ``LexiconAttributes/noOriginalFrequency`` says the key is absent;
-///   `flags` is NULL when the line has no `flags=`; `attributes` holds ``LexiconAttributes`` bits.
-///   `lemma` and `scriptClass` are filled by the text-processing stage (NULL until it runs; see
-///   `LexiconEnrichment` in LexiforgePipeline, the hook that stage plugs into). Rows are in id order, which is export order.
+/// - `lexiconFrequency(firstId, frequency)`: `f=` (0-255; merged with corpus counts by `train`) run
+///   length encoded over word ids: word `id` has the frequency of the row with the greatest
+///   `firstId <= id`; NULL marks ids without a lexicon entry (reserved tokens, bigram targets or
+///   corpus words outside the list). Ids follow the list (or merged) frequency order, so a list
+///   costs one row per distinct frequency (223 for en_US) instead of one per word.
+/// - `lexiconDetail(wordId, originalFrequency, flags, attributes, lemma, scriptClass)`: only the
+///   entries that differ from the common case (`originalFreq=` equal to `f=`, `flags=` present and
+///   empty, no ``LexiconAttributes``, no lemma or script class): 4,991 of 160,715 en_US entries. In
+///   a row, `originalFrequency` is `originalFreq=`, NULL when equal to the frequency unless
+///   ``LexiconAttributes/noOriginalFrequency`` says the key is absent; `flags` is NULL when the line
+///   has no `flags=`; `attributes` holds ``LexiconAttributes`` bits. `lemma` and `scriptClass` are
+///   filled by the text-processing stage (NULL until it runs; see `LexiconEnrichment` in
+///   LexiforgePipeline, the hook that stage plugs into). Entries are in id order, which is export order.
 /// - `lexiconKey(wordId, position, key, value)`: keys of an entry line without a column of their
 ///   own (`whitelist=`, unknown keys), verbatim, with their position among the line's keys.
 /// - `lexiconShortcut(wordId, position, target, frequency, extra)`, `lexiconBigram(wordId, position,
@@ -28,8 +34,25 @@ import Foundation
 ///   prefix matching more than ``lexiconPrefixThreshold`` words, so short prefixes ("t", "th") cost
 ///   one short range scan, not a sort of thousands of rows.
 /// - `lexiconScale(frequency, probability)`: the 256 values of p = 1.15^(f − 255).
-/// - View `lexicon_view`: word text, frequency, probability, originalFrequency and flags decoded.
+/// - View `lexicon_view`: one row per entry: word text, frequency, probability, originalFrequency
+///   and flags decoded (the common case filled in).
+///
+/// Schema version 3 replaced version 2's one `lexicon` row per entry (2.45 MB for en_US) with
+/// `lexiconFrequency` + `lexiconDetail` (122,880 bytes): measured with dbstat in
+/// `Tests/Bench/bench-wordlist.sh`.
 extension StoreSchema {
+    /// The frequency of the word whose id is the SQL expression `id` (NULL: no lexicon entry).
+    public static func lexiconFrequencySQL(of id: String) -> String {
+        "(SELECT frequency FROM lexiconFrequency WHERE firstId <= \(id) ORDER BY firstId DESC LIMIT 1)"
+    }
+
+    /// Whether an entry is the common case and gets no `lexiconDetail` row: `originalFreq=` equal
+    /// to `f=`, `flags=` present and empty, no attributes, lemma or script class.
+    public static func lexiconNeedsDetail(_ entry: LexiconEntry) -> Bool {
+        !(entry.originalFrequency == entry.frequency && entry.flags == "" && entry.attributes.isEmpty
+          && entry.lemma == nil && entry.scriptClass == nil)
+    }
+
     /// Completions stored per hot prefix in `lexiconPrefix`.
     public static let lexiconPrefixTop = 16
     /// A folded prefix gets `lexiconPrefix` rows when it matches more than this many words; any
@@ -48,9 +71,14 @@ extension StoreSchema {
     public static func lexiconCreationStatements() -> [String] {
         [
             """
-            CREATE TABLE lexicon (
+            CREATE TABLE lexiconFrequency (
+                firstId INTEGER PRIMARY KEY REFERENCES word(id),
+                frequency INTEGER CHECK (frequency BETWEEN 0 AND 255)
+            )
+            """,
+            """
+            CREATE TABLE lexiconDetail (
                 wordId INTEGER PRIMARY KEY REFERENCES word(id),
-                frequency INTEGER NOT NULL CHECK (frequency BETWEEN 0 AND 255),
                 originalFrequency INTEGER CHECK (originalFrequency >= 0),
                 flags TEXT,
                 attributes INTEGER NOT NULL DEFAULT 0 CHECK (attributes >= 0),
@@ -60,7 +88,7 @@ extension StoreSchema {
             """,
             """
             CREATE TABLE lexiconKey (
-                wordId INTEGER NOT NULL REFERENCES lexicon(wordId),
+                wordId INTEGER NOT NULL REFERENCES word(id),
                 position INTEGER NOT NULL CHECK (position >= 1),
                 key TEXT NOT NULL,
                 value TEXT NOT NULL,
@@ -69,7 +97,7 @@ extension StoreSchema {
             """,
             """
             CREATE TABLE lexiconShortcut (
-                wordId INTEGER NOT NULL REFERENCES lexicon(wordId),
+                wordId INTEGER NOT NULL REFERENCES word(id),
                 position INTEGER NOT NULL,
                 target TEXT NOT NULL,
                 frequency INTEGER CHECK (frequency >= 0),
@@ -79,7 +107,7 @@ extension StoreSchema {
             """,
             """
             CREATE TABLE lexiconBigram (
-                wordId INTEGER NOT NULL REFERENCES lexicon(wordId),
+                wordId INTEGER NOT NULL REFERENCES word(id),
                 position INTEGER NOT NULL,
                 nextWordId INTEGER NOT NULL REFERENCES word(id),
                 frequency INTEGER NOT NULL CHECK (frequency BETWEEN 0 AND 255),
@@ -89,7 +117,7 @@ extension StoreSchema {
             """,
             """
             CREATE TABLE lexiconChildLine (
-                wordId INTEGER NOT NULL REFERENCES lexicon(wordId),
+                wordId INTEGER NOT NULL REFERENCES word(id),
                 position INTEGER NOT NULL,
                 line TEXT NOT NULL,
                 PRIMARY KEY (wordId, position)
@@ -107,7 +135,7 @@ extension StoreSchema {
             """
             CREATE TABLE lexiconFolded (
                 key TEXT NOT NULL,
-                wordId INTEGER NOT NULL REFERENCES lexicon(wordId),
+                wordId INTEGER NOT NULL REFERENCES word(id),
                 PRIMARY KEY (key, wordId)
             ) WITHOUT ROWID
             """,
@@ -115,7 +143,7 @@ extension StoreSchema {
             CREATE TABLE lexiconPrefix (
                 prefix TEXT NOT NULL,
                 rank INTEGER NOT NULL CHECK (rank >= 0),
-                wordId INTEGER NOT NULL REFERENCES lexicon(wordId),
+                wordId INTEGER NOT NULL REFERENCES word(id),
                 PRIMARY KEY (prefix, rank)
             ) WITHOUT ROWID
             """,
@@ -127,16 +155,19 @@ extension StoreSchema {
             """,
             """
             CREATE VIEW lexicon_view AS
-                SELECT w.id AS id, w.text AS word, l.frequency, s.probability,
-                       CASE WHEN l.attributes & \(LexiconAttributes.noOriginalFrequency.rawValue) THEN NULL
-                            ELSE coalesce(l.originalFrequency, l.frequency) END AS originalFrequency,
-                       l.flags,
-                       (l.attributes & \(LexiconAttributes.notAWord.rawValue)) != 0 AS notAWord,
-                       (l.attributes & \(LexiconAttributes.possiblyOffensive.rawValue)) != 0 AS possiblyOffensive,
-                       (l.attributes & \(LexiconAttributes.notInList.rawValue)) != 0 AS notInList,
-                       (SELECT value FROM lexiconKey AS k WHERE k.wordId = l.wordId AND k.key = 'whitelist') AS whitelist,
-                       w.count AS corpusCount, l.lemma, l.scriptClass
-                FROM lexicon AS l JOIN word AS w ON w.id = l.wordId JOIN lexiconScale AS s ON s.frequency = l.frequency
+                SELECT w.id AS id, w.text AS word, r.frequency, s.probability,
+                       CASE WHEN coalesce(d.attributes, 0) & \(LexiconAttributes.noOriginalFrequency.rawValue) THEN NULL
+                            ELSE coalesce(d.originalFrequency, r.frequency) END AS originalFrequency,
+                       CASE WHEN d.wordId IS NULL THEN '' ELSE d.flags END AS flags,
+                       (coalesce(d.attributes, 0) & \(LexiconAttributes.notAWord.rawValue)) != 0 AS notAWord,
+                       (coalesce(d.attributes, 0) & \(LexiconAttributes.possiblyOffensive.rawValue)) != 0 AS possiblyOffensive,
+                       (coalesce(d.attributes, 0) & \(LexiconAttributes.notInList.rawValue)) != 0 AS notInList,
+                       (SELECT value FROM lexiconKey AS k WHERE k.wordId = w.id AND k.key = 'whitelist') AS whitelist,
+                       w.count AS corpusCount, d.lemma, d.scriptClass
+                FROM word AS w
+                JOIN lexiconFrequency AS r ON r.firstId = (SELECT max(firstId) FROM lexiconFrequency WHERE firstId <= w.id)
+                JOIN lexiconScale AS s ON s.frequency = r.frequency
+                LEFT JOIN lexiconDetail AS d ON d.wordId = w.id
             """,
         ]
     }

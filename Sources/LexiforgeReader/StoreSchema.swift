@@ -37,9 +37,11 @@
 ///   (chapter 1 at order 3 ≤ 160 KiB) the probability columns would exceed by a quarter.
 /// - Version 2 also has the optional `word_class` table (lemma and script class per word, indexed),
 ///   in stores built with `--word-classes`.
+/// - Version 3 stores a lexicon's frequencies run-length encoded and only its uncommon entries'
+///   details (``lexiconCreationStatements()``).
 public enum StoreSchema {
     /// Bumped whenever a table, column, index or view changes meaning or shape.
-    public static let version = 2
+    public static let version = 3
 
     /// Names of the `word.script` codes (index = code), as LexiforgeText's `ScriptClass` defines them.
     public static let scriptNames = [

@@ -10,7 +10,7 @@ import LexiforgeReader
 /// Writes a ``Lexicon`` into the `lexicon*` tables (layout: ``StoreSchema/lexiconCreationStatements()``).
 ///
 /// In: the lexicon and the store's `word` list (ids = positions), inside the writer's transaction.
-/// Out: one `lexicon` row per entry in id order, the side tables, the folded keys of words that
+/// Out: the frequency runs, a `lexiconDetail` row per uncommon entry, the side tables, the folded keys of words that
 /// need one, and the derived `lexiconPrefix` top lists. Raw prepared statements with integer binds:
 /// 160,000 entries take a fraction of a second.
 enum LexiconRows {
@@ -56,7 +56,16 @@ enum LexiconRows {
             }
         }
 
-        let main = try RawStatement(db, "INSERT INTO lexicon(wordId, frequency, originalFrequency, flags, attributes, lemma, scriptClass) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        // Frequencies as runs over ids (NULL: no entry), then the uncommon entries' details.
+        var frequencyOf = [Int?](repeating: nil, count: words.count)
+        for (index, id) in ids.enumerated() { frequencyOf[Int(id)] = lexicon.entries[index].frequency }
+        let run = try RawStatement(db, "INSERT INTO lexiconFrequency(firstId, frequency) VALUES (?, ?)")
+        for id in frequencyOf.indices where id == 0 || frequencyOf[id] != frequencyOf[id - 1] {
+            run.int(1, Int64(id))
+            if let f = frequencyOf[id] { run.int(2, Int64(f)) } else { run.null(2) }
+            try run.step()
+        }
+        let main = try RawStatement(db, "INSERT INTO lexiconDetail(wordId, originalFrequency, flags, attributes, lemma, scriptClass) VALUES (?, ?, ?, ?, ?, ?)")
         let key = try RawStatement(db, "INSERT INTO lexiconKey(wordId, position, key, value) VALUES (?, ?, ?, ?)")
         let shortcut = try RawStatement(db, "INSERT INTO lexiconShortcut(wordId, position, target, frequency, extra) VALUES (?, ?, ?, ?, ?)")
         let bigram = try RawStatement(db, "INSERT INTO lexiconBigram(wordId, position, nextWordId, frequency, extra) VALUES (?, ?, ?, ?, ?)")
@@ -64,17 +73,18 @@ enum LexiconRows {
         for index in order {
             let entry = lexicon.entries[index]
             let id = ids[index]
-            main.int(1, id)
-            main.int(2, Int64(entry.frequency))
-            // NULL when equal to frequency (most entries): the view and the reader restore it.
-            if let original = entry.originalFrequency, original != entry.frequency { main.int(3, Int64(original)) } else { main.null(3) }
-            if let flags = entry.flags { main.text(4, flags) } else { main.null(4) }
-            var attributes = entry.attributes
-            if entry.originalFrequency == nil { attributes.insert(.noOriginalFrequency) } else { attributes.remove(.noOriginalFrequency) }
-            main.int(5, Int64(attributes.rawValue))
-            if let lemma = entry.lemma { main.text(6, lemma) } else { main.null(6) }
-            if let script = entry.scriptClass { main.text(7, script) } else { main.null(7) }
-            try main.step()
+            if StoreSchema.lexiconNeedsDetail(entry) {
+                main.int(1, id)
+                // NULL when equal to frequency: the view and the reader restore it.
+                if let original = entry.originalFrequency, original != entry.frequency { main.int(2, Int64(original)) } else { main.null(2) }
+                if let flags = entry.flags { main.text(3, flags) } else { main.null(3) }
+                var attributes = entry.attributes
+                if entry.originalFrequency == nil { attributes.insert(.noOriginalFrequency) } else { attributes.remove(.noOriginalFrequency) }
+                main.int(4, Int64(attributes.rawValue))
+                if let lemma = entry.lemma { main.text(5, lemma) } else { main.null(5) }
+                if let script = entry.scriptClass { main.text(6, script) } else { main.null(6) }
+                try main.step()
+            }
             for extra in entry.extraKeys {
                 key.int(1, id); key.int(2, Int64(extra.position)); key.text(3, extra.key); key.text(4, extra.value)
                 try key.step()
