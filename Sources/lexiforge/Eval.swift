@@ -6,7 +6,7 @@ import LexiforgePipeline
 struct Eval: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Evaluate a store against gold data.",
-        subcommands: [EvalTag.self])
+        subcommands: [EvalTag.self, EvalSwipe.self])
 }
 
 struct EvalTag: ParsableCommand {

@@ -19,7 +19,7 @@ struct Lexiforge: ParsableCommand {
         version: toolchainVersion,
         subcommands: [
             Ngrams.self, Train.self, Inspect.self, Suggest.self, Hmm.self, Tag.self, Eval.self,
-            Wordlist.self, Complete.self, BenchComplete.self,
+            Wordlist.self, Complete.self, BenchComplete.self, Swipe.self,
         ])
 }
 

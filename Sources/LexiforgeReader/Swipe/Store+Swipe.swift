@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+
+/// Why swipe features could not be read.
+public enum SwipeStoreError: Error, CustomStringConvertible, Sendable {
+    case noFeatures(String, String)
+
+    public var description: String {
+        switch self {
+        case .noFeatures(let path, let layout):
+            return "\(path): no swipe features for layout `\(layout)`; add them with `lexiforge swipe features \(path) --layout \(layout)`"
+        }
+    }
+}
+
+extension TrainedStore {
+    /// Layout names with stored swipe features.
+    public func swipeLayouts() throws -> [String] {
+        try queue.read { db in
+            guard try db.tableExists("swipeLayout") else { return [] }
+            return try String.fetchAll(db, sql: "SELECT name FROM swipeLayout ORDER BY id")
+        }
+    }
+
+    /// Loads the swipe dictionary of one layout into memory (the thesis keeps it in memory too):
+    /// every word's features, text and lexicon frequency, grouped by first key.
+    ///
+    /// - Throws: ``SwipeStoreError/noFeatures(_:_:)`` when the store has none for `layout`.
+    /// - Complexity: O(n) rows, one read; about 0.1 s for 160,000 words.
+    public func swipeDictionary(layout: String) throws -> SwipeDictionary {
+        try queue.read { db in
+            guard try db.tableExists("swipeLayout"),
+                  let row = try Row.fetchOne(db, sql: "SELECT id, rowHeightRatio, definition FROM swipeLayout WHERE name = ?", arguments: [layout])
+            else { throw SwipeStoreError.noFeatures(path, layout) }
+            let id: Int64 = row[0]
+            let definition: String = row[2]
+            let base = try SwipeLayout.fromJSON(Data(definition.utf8), source: "\(path) swipeLayout \(layout)")
+            let hasLexicon = try db.tableExists("lexicon")
+            let sql = hasLexicon ? """
+                SELECT f.wordId, w.text, f.firstKey, f.lastKey, f.length, f.startAngle, f.secondDistance, f.path, l.frequency, l.attributes
+                FROM swipeFeature AS f JOIN word AS w ON w.id = f.wordId JOIN lexicon AS l ON l.wordId = f.wordId
+                WHERE f.layoutId = ?
+                """ : """
+                SELECT f.wordId, w.text, f.firstKey, f.lastKey, f.length, f.startAngle, f.secondDistance, f.path, 128, 0
+                FROM swipeFeature AS f JOIN word AS w ON w.id = f.wordId WHERE f.layoutId = ?
+                """
+            var builder = SwipeDictionary.Builder(layout: base)
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: [id])
+            while let row = try rows.next() {
+                let first: Int = row[2], last: Int = row[3]
+                var keys = [UInt8(first)]
+                if let inner = row[7] as Data? { keys.append(contentsOf: inner) }
+                if first != last || row[4] as Int > 0 { keys.append(UInt8(last)) }
+                let attributes: Int = row[9]
+                if attributes & Int(LexiconAttributes.notAWord.rawValue) != 0 { continue }
+                builder.add(word: row[1], id: row[0], keys: keys, length: Double(row[4] as Int) / SwipeFeatures.lengthScale,
+                            startAngle: Double(row[5] as Int) * .pi / 180,
+                            secondDistance: Double(row[6] as Int) / SwipeFeatures.lengthScale, frequency: row[8])
+            }
+            return builder.build()
+        }
+    }
+}
