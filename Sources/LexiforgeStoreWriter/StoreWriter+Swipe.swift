@@ -59,6 +59,8 @@ extension StoreWriter {
                     let wordSQL = try db.tableExists("lexicon")
                         ? "SELECT w.id, w.text FROM lexicon AS l JOIN word AS w ON w.id = l.wordId ORDER BY w.id"
                         : "SELECT id, text FROM word WHERE id >= \(StoreSchema.ReservedID.firstWord) ORDER BY id"
+                    try db.execute(sql: "INSERT INTO swipeLayout(id, name, rowHeightRatio, definition, words) VALUES (?, ?, ?, ?, 0)",
+                                   arguments: [layoutID, layout.name, layout.rowHeightRatio, layout.jsonDefinition()])
                     var ids: [Int64] = [], texts: [String] = []
                     for row in try Row.fetchAll(db, sql: wordSQL) { ids.append(row[0]); texts.append(row[1]) }
                     let computed = features(texts)
@@ -75,12 +77,11 @@ extension StoreWriter {
                         insert.int(1, layoutID); insert.int(2, Int64(f.firstKey)); insert.int(3, Int64(f.lastKey))
                         insert.int(4, Int64(f.storedLength)); insert.int(5, ids[k])
                         insert.int(6, Int64(f.storedStartAngle)); insert.int(7, Int64(f.storedSecondDistance))
-                        if f.keys.count > 2 { insert.blob(8, f.keys[1 ..< f.keys.count - 1]) } else { insert.null(8) }
+                        if f.keys.count > 2 { insert.blob(8, SwipeFeatures.pack(f.keys[1 ..< f.keys.count - 1], keyCount: layout.keys.count)[...]) } else { insert.null(8) }
                         try insert.step()
                         report.words += 1
                     }
-                    try db.execute(sql: "INSERT INTO swipeLayout(id, name, rowHeightRatio, definition, words) VALUES (?, ?, ?, ?, ?)",
-                                   arguments: [layoutID, layout.name, layout.rowHeightRatio, layout.jsonDefinition(), report.words])
+                    try db.execute(sql: "UPDATE swipeLayout SET words = ? WHERE id = ?", arguments: [report.words, layoutID])
                     for sql in StoreSchema.swipeIndexStatements { try db.execute(sql: sql) }
                     return .commit
                 }

@@ -208,8 +208,8 @@ public struct SwipeStatistics: Sendable {
         var lines = ["measure                              generated: median    5th   95th |  real: median    5th   95th"]
         for (s, r) in zip(summaries, Self.reference) {
             func f(_ v: Double?) -> String { v.map { String(format: "%6.2f", $0) } ?? "     -" }
-            lines.append(String(format: "%-36@ %17@ %@ %@ | %13@ %@ %@", s.name as NSString, f(s.median) as NSString, f(s.p5) as NSString,
-                                f(s.p95) as NSString, f(r.1) as NSString, f(r.2) as NSString, f(r.3) as NSString))
+            lines.append(s.name.padding(toLength: 36, withPad: " ", startingAt: 0) + "            "
+                         + [f(s.median), f(s.p5), f(s.p95)].joined(separator: " ") + " |        " + [f(r.1), f(r.2), f(r.3)].joined(separator: " "))
         }
         return lines.joined(separator: "\n")
     }

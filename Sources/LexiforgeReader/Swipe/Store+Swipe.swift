@@ -49,13 +49,13 @@ extension TrainedStore {
             while let row = try rows.next() {
                 let first: Int = row[2], last: Int = row[3]
                 var keys = [UInt8(first)]
-                if let inner = row[7] as Data? { keys.append(contentsOf: inner) }
+                if let inner = row[7] as Data? { keys.append(contentsOf: SwipeFeatures.unpack(Array(inner), keyCount: base.keys.count)) }
                 if first != last || row[4] as Int > 0 { keys.append(UInt8(last)) }
                 let attributes: Int = row[9]
                 if attributes & Int(LexiconAttributes.notAWord.rawValue) != 0 { continue }
                 builder.add(word: row[1], id: row[0], keys: keys, length: Double(row[4] as Int) / SwipeFeatures.lengthScale,
-                            startAngle: Double(row[5] as Int) * .pi / 180,
-                            secondDistance: Double(row[6] as Int) / SwipeFeatures.lengthScale, frequency: row[8])
+                            startAngle: SwipeFeatures.startAngle(stored: row[5]),
+                            secondDistance: Double(row[6] as Int) / SwipeFeatures.distanceScale, frequency: row[8])
             }
             return builder.build()
         }

@@ -8,11 +8,12 @@
 /// - `swipeFeature(layoutId, firstKey, lastKey, length, wordId, startAngle, secondDistance, path)`:
 ///   `WITHOUT ROWID`, keyed by `(layoutId, firstKey, lastKey, length, wordId)`, so the start-point,
 ///   end-point and length filters are range scans of the primary key (`firstKey IN … AND lastKey
-///   IN … AND length BETWEEN …`). `length` and `secondDistance` are hundredths of a key width,
-///   `startAngle` whole degrees 0-359 (y down), `path` the inner key indices (between the first
-///   and last key) as bytes, NULL for paths of one or two keys. The end point is the centre of
+///   IN … AND length BETWEEN …`; the length filter alone is at most one range per (first, last)
+///   pair). `length` is hundredths of a key width, `secondDistance` tenths, `startAngle` 256ths of a
+///   turn as −128...127 (y down; see ``SwipeFeatures/storedStartAngle``), `path` the inner key indices (between the first
+///   and last key) packed 5 bits each (``SwipeFeatures/pack(_:keyCount:)``), NULL for paths of one or two keys. The end point is the centre of
 ///   `lastKey`.
-/// - Index `swipeFeature_by_length(layoutId, length)`: candidates by length range alone.
+/// No secondary index: one would cost 2.5 MB for 160,000 words, over the 4 MB budget.
 extension StoreSchema {
     public enum SwipeMetaKey {
         /// JSON object: layouts, words with features, words without a key path, seconds.
@@ -37,8 +38,8 @@ extension StoreSchema {
                 lastKey INTEGER NOT NULL CHECK (lastKey BETWEEN 0 AND 254),
                 length INTEGER NOT NULL CHECK (length >= 0),
                 wordId INTEGER NOT NULL REFERENCES word(id),
-                startAngle INTEGER NOT NULL CHECK (startAngle BETWEEN 0 AND 359),
-                secondDistance INTEGER NOT NULL CHECK (secondDistance >= 0),
+                startAngle INTEGER NOT NULL CHECK (startAngle BETWEEN -128 AND 127),
+                secondDistance INTEGER NOT NULL CHECK (secondDistance BETWEEN 0 AND 127),
                 path BLOB,
                 PRIMARY KEY (layoutId, firstKey, lastKey, length, wordId)
             ) WITHOUT ROWID
@@ -46,8 +47,6 @@ extension StoreSchema {
         ]
     }
 
-    /// Created after the rows are in.
-    public static let swipeIndexStatements = [
-        "CREATE INDEX swipeFeature_by_length ON swipeFeature(layoutId, length)",
-    ]
+    /// Created after the rows are in (none: the primary key answers the filters).
+    public static let swipeIndexStatements: [String] = []
 }

@@ -42,13 +42,52 @@ public struct SwipeFeatures: Sendable, Equatable {
         self.init(keys: path, layout: layout)
     }
 
-    /// Stored quantisation: lengths in hundredths of a key width, angles in whole degrees 0...359.
+    /// Stored quantisation, chosen so each value fits SQLite's one-byte integer (−128...127) where
+    /// it can: lengths in hundredths of a key width (two bytes), the distance to the second key in
+    /// tenths (one byte, at most 12.7), the start angle in 256ths of a turn as −128...127 (one byte,
+    /// 1.4° steps; 0 = rightwards, 64 = downwards).
     public static let lengthScale = 100.0
+    public static let distanceScale = 10.0
+    public static let angleSteps = 256.0
 
     public var storedLength: Int { Int((length * Self.lengthScale).rounded()) }
-    public var storedSecondDistance: Int { Int((secondDistance * Self.lengthScale).rounded()) }
+    public var storedSecondDistance: Int { min(127, Int((secondDistance * Self.distanceScale).rounded())) }
     public var storedStartAngle: Int {
-        let degrees = Int((startAngle * 180 / .pi).rounded())
-        return ((degrees % 360) + 360) % 360
+        let steps = Int((startAngle / (2 * .pi) * Self.angleSteps).rounded())
+        return ((steps + 128) % 256 + 256) % 256 - 128
+    }
+
+    /// The start angle (radians) of a stored value.
+    public static func startAngle(stored: Int) -> Double { Double(stored) * 2 * .pi / angleSteps }
+
+    /// Packs the inner keys of a path for the store: 5 bits per key (little-endian bit order) when
+    /// the layout has at most 31 keys, closed by 31 when a 5-bit slot remains; else one byte per key.
+    /// 6.1 inner keys on average take 3.8 bytes instead of 6.1 (0.37 MB for en_US).
+    public static func pack(_ inner: ArraySlice<UInt8>, keyCount: Int) -> [UInt8] {
+        guard keyCount <= 31 else { return Array(inner) }
+        var bytes: [UInt8] = [], buffer: UInt32 = 0, bits = 0
+        for k in inner + (((inner.count * 5) % 8 == 0 || (8 - (inner.count * 5) % 8) < 5) ? [] : [31]) {
+            buffer |= UInt32(k) << bits
+            bits += 5
+            while bits >= 8 { bytes.append(UInt8(buffer & 0xFF)); buffer >>= 8; bits -= 8 }
+        }
+        if bits > 0 { bytes.append(UInt8(buffer & 0xFF)) }
+        return bytes
+    }
+
+    /// The inverse of ``pack(_:keyCount:)``.
+    public static func unpack(_ bytes: [UInt8], keyCount: Int) -> [UInt8] {
+        guard keyCount <= 31 else { return bytes }
+        var keys: [UInt8] = [], buffer: UInt32 = 0, bits = 0
+        for b in bytes {
+            buffer |= UInt32(b) << bits
+            bits += 8
+            while bits >= 5 {
+                let k = UInt8(buffer & 31)
+                if k == 31 { return keys }
+                keys.append(k); buffer >>= 5; bits -= 5
+            }
+        }
+        return keys
     }
 }
