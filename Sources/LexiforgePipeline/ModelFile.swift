@@ -1,4 +1,5 @@
 import Foundation
+import LexiforgeReader
 
 /// One corpus or wordlist of `Corpora/manifest.tsv`.
 public struct ManifestEntry: Sendable, Equatable {
@@ -72,7 +73,8 @@ public struct CorpusManifest: Sendable {
 /// `lexiforge ngrams`. Unknown keys are an error, so a typo never silently changes a model.
 /// `wordlists` (manifest names of combined wordlists) merges their lexicon with the counts, as
 /// `frequency_source` ("mix", "list" or "corpus"), `list_weight` (0-1) and `min_corpus_count`
-/// say (see ``LexiconMerge``).
+/// say (see ``LexiconMerge``). `swipe_layouts` (layout names or JSON files, e.g. `["qwerty"]`)
+/// adds each layout's swipe features after the store is built (see ``SwipeFeatureBuild``).
 public struct ModelFile: Sendable, Equatable {
     public var name: String
     public var description: String
@@ -83,9 +85,10 @@ public struct ModelFile: Sendable, Equatable {
     public var replaceInvalidUTF8: Bool
     public var wordlists: [String] = []
     public var merge = LexiconMergeOptions()
+    public var swipeLayouts: [String] = []
 
     public static let knownKeys: Set<String> = ["name", "description", "corpora", "order", "lowercase", "keep_punctuation", "replace_invalid_utf8",
-                                                "wordlists", "frequency_source", "list_weight", "min_corpus_count"]
+                                                "wordlists", "frequency_source", "list_weight", "min_corpus_count", "swipe_layouts"]
 
     public init(path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -118,6 +121,8 @@ public struct ModelFile: Sendable, Equatable {
         if replace == nil { problems.append("\(path): \"replace_invalid_utf8\" must be true or false") }
         let wordlistKeys = Self.parseWordlistKeys(dict, path: path)
         problems += wordlistKeys.problems
+        let swipeLayouts = dict["swipe_layouts"] == nil ? [] : dict["swipe_layouts"] as? [String]
+        if swipeLayouts == nil { problems.append("\(path): \"swipe_layouts\" must be an array of layout names (qwerty, qwertz, azerty) or layout JSON files") }
         if !problems.isEmpty { throw PipelineError(problems) }
         self.name = name!
         self.description = dict["description"] as? String ?? ""
@@ -128,6 +133,7 @@ public struct ModelFile: Sendable, Equatable {
         self.replaceInvalidUTF8 = replace!
         self.wordlists = wordlistKeys.wordlists
         self.merge = wordlistKeys.merge
+        self.swipeLayouts = swipeLayouts!
     }
 }
 
@@ -168,6 +174,9 @@ public enum Train {
         config.expectedSHA256 = expected
         config.lexiconMerge = lexiconMerge
         progress.say("model \(model.name): \(model.description)")
-        return try NgramBuild.run(config, progress: progress)
+        let layouts = try model.swipeLayouts.map { try SwipeLayout.named($0) }
+        let report = try NgramBuild.run(config, progress: progress)
+        for layout in layouts { progress.say(SwipeFeatureBuild.render(try SwipeFeatureBuild.run(storePath: output, layout: layout))) }
+        return report
     }
 }

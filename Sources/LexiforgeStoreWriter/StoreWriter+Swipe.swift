@@ -14,6 +14,9 @@ public struct SwipeFeatureWriteReport: Sendable {
     public var bytesBefore: Int
     public var bytesAfter: Int
     public var seconds: Double
+    /// Of `seconds`: computing the features, and repacking the store.
+    public var computeSeconds = 0.0
+    public var vacuumSeconds = 0.0
 }
 
 extension StoreWriter {
@@ -42,6 +45,7 @@ extension StoreWriter {
                                              bytesBefore: before, bytesAfter: 0, seconds: 0)
         do {
             let queue = try DatabaseQueue(path: file.temporaryPath)
+            var replaced = false
             try queue.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA user_version = 0")
                 try db.inTransaction {
@@ -54,6 +58,7 @@ extension StoreWriter {
                     if let old = try Int64.fetchOne(db, sql: "SELECT id FROM swipeLayout WHERE name = ?", arguments: [layout.name]) {
                         try db.execute(sql: "DELETE FROM swipeFeature WHERE layoutId = ?", arguments: [old])
                         try db.execute(sql: "DELETE FROM swipeLayout WHERE id = ?", arguments: [old])
+                        replaced = true
                     }
                     let layoutID = (try Int64.fetchOne(db, sql: "SELECT coalesce(max(id) + 1, 0) FROM swipeLayout")) ?? 0
                     let wordSQL = try db.tableExists("lexicon")
@@ -63,19 +68,27 @@ extension StoreWriter {
                                    arguments: [layoutID, layout.name, layout.rowHeightRatio, layout.jsonDefinition()])
                     var ids: [Int64] = [], texts: [String] = []
                     for row in try Row.fetchAll(db, sql: wordSQL) { ids.append(row[0]); texts.append(row[1]) }
+                    let computeStarted = Date()
                     let computed = features(texts)
+                    report.computeSeconds = Date().timeIntervalSince(computeStarted)
                     let insert = try RawStatement(db, """
                         INSERT INTO swipeFeature(layoutId, firstKey, lastKey, length, wordId, startAngle, secondDistance, path)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                         """)
+                    var rows: [(Int64, SwipeFeatures)] = []
+                    rows.reserveCapacity(computed.count)
                     for (k, f) in computed.enumerated() {
-                        guard let f else {
-                            report.skipped += 1
-                            if report.skippedExamples.count < 5 { report.skippedExamples.append(texts[k]) }
-                            continue
-                        }
+                        if let f { rows.append((ids[k], f)); continue }
+                        report.skipped += 1
+                        if report.skippedExamples.count < 5 { report.skippedExamples.append(texts[k]) }
+                    }
+                    // Primary-key order: SQLite appends to the b-tree and fills every page, so no VACUUM is needed.
+                    rows.sort { a, b in
+                        (a.1.firstKey, a.1.lastKey, a.1.storedLength, a.0) < (b.1.firstKey, b.1.lastKey, b.1.storedLength, b.0)
+                    }
+                    for (id, f) in rows {
                         insert.int(1, layoutID); insert.int(2, Int64(f.firstKey)); insert.int(3, Int64(f.lastKey))
-                        insert.int(4, Int64(f.storedLength)); insert.int(5, ids[k])
+                        insert.int(4, Int64(f.storedLength)); insert.int(5, id)
                         insert.int(6, Int64(f.storedStartAngle)); insert.int(7, Int64(f.storedSecondDistance))
                         if f.keys.count > 2 { insert.blob(8, SwipeFeatures.pack(f.keys[1 ..< f.keys.count - 1], keyCount: layout.keys.count)[...]) } else { insert.null(8) }
                         try insert.step()
@@ -85,7 +98,11 @@ extension StoreWriter {
                     for sql in StoreSchema.swipeIndexStatements { try db.execute(sql: sql) }
                     return .commit
                 }
+                // Repack: inserts leave b-tree pages about 88% full (4.38 MB instead of 3.86 for en_US).
+                _ = replaced
+                let vacuumStarted = Date()
                 try db.execute(sql: "VACUUM")
+                report.vacuumSeconds = Date().timeIntervalSince(vacuumStarted)
                 try db.execute(sql: "PRAGMA user_version = \(StoreSchema.version)")
             }
             try queue.close()

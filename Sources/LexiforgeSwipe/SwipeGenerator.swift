@@ -32,13 +32,16 @@ public struct SwipeGenerator: Sendable {
     public struct Parameters: Sendable {
         /// Log-normal offsets of the first, inner and last touch from the key centre (median, key
         /// widths; sigma of the logarithm).
-        public var startOffsetMedian = 0.22, startOffsetSigma = 0.55
+        public var startOffsetMedian = 0.24, startOffsetSigma = 0.6
         public var innerOffsetMedian = 0.22, innerOffsetSigma = 0.55
-        public var endOffsetMedian = 0.38, endOffsetSigma = 0.68
+        public var endOffsetMedian = 0.41, endOffsetSigma = 0.7
         /// Touches land this many key heights below the centres.
         public var touchBelow = 0.1
         /// Log-normal length / ideal length (median, sigma of the logarithm).
         public var lengthRatioMedian = 1.13, lengthRatioSigma = 0.16
+        /// Standard deviation (degrees) of the bend of the first stroke: real swipes often leave
+        /// the first key in a slightly wrong direction and correct on the way.
+        public var startBendSigma = 30.0
         /// Wavelength of the wobble, key widths.
         public var wobbleWavelength = 3.0
         public var pointsPerSecond = 60.0
@@ -82,8 +85,12 @@ public struct SwipeGenerator: Sendable {
         // Dense smooth curve through the corners.
         var curve: [SwipePoint] = []
         let steps = 24
+        let bend = p.startBendSigma * .pi / 180 * rng.normal()
+        let first = corners[0], second = corners[1]
+        let before = SwipePoint(x: first.x - 0.6 * ((second.x - first.x) * cos(bend) - (second.y - first.y) * sin(bend)),
+                                y: first.y - 0.6 * ((second.x - first.x) * sin(bend) + (second.y - first.y) * cos(bend)))
         for i in 0 ..< corners.count - 1 {
-            let p0 = corners[max(0, i - 1)], p1 = corners[i], p2 = corners[i + 1], p3 = corners[min(corners.count - 1, i + 2)]
+            let p0 = i == 0 ? before : corners[i - 1], p1 = corners[i], p2 = corners[i + 1], p3 = corners[min(corners.count - 1, i + 2)]
             for s in 0 ..< steps {
                 let t = Double(s) / Double(steps), t2 = t * t, t3 = t2 * t
                 func cr(_ a: Double, _ b: Double, _ c: Double, _ d: Double) -> Double {
@@ -126,6 +133,7 @@ public struct SwipeGenerator: Sendable {
         let pathAlong = Self.cumulative(path)
         let pathLength = pathAlong.last!
         var points: [SwipePoint] = [], times: [Double] = []
+        let bounds = layout.bounds
         var j = 0
         for s in 0 ..< count {
             let tau = Double(s) / Double(count - 1)
@@ -134,7 +142,9 @@ public struct SwipeGenerator: Sendable {
             while j < path.count - 2 && pathAlong[j + 1] < target { j += 1 }
             let span = pathAlong[j + 1] - pathAlong[j]
             let f = span > 0 ? min(max((target - pathAlong[j]) / span, 0), 1) : 0
-            points.append(SwipePoint(x: path[j].x + f * (path[j + 1].x - path[j].x), y: path[j].y + f * (path[j + 1].y - path[j].y)))
+            // The keyboard reports touches inside its own bounds.
+            points.append(SwipePoint(x: min(max(path[j].x + f * (path[j + 1].x - path[j].x), bounds.minX), bounds.maxX),
+                                     y: min(max(path[j].y + f * (path[j + 1].y - path[j].y), bounds.minY), bounds.maxY)))
             times.append((tau * seconds * 1000).rounded())
         }
         return (points, times)

@@ -44,7 +44,7 @@ public enum SwipeTraceReader {
             if text.isEmpty { continue }
             do {
                 traces.append(try parse(text, line: i + 1, layout: layout))
-            } catch let error as SwipeTraceError {
+            } catch {
                 errors.append(SwipeTraceError(file: path, line: i + 1, reason: error.reason))
             }
         }

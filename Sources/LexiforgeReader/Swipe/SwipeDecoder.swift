@@ -24,7 +24,7 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     /// (neighbouring keys: users make a tiny stroke and turn, thesis fig. 2.3).
     public var neighbourDistance = 1.7
     /// End-point filter (2.1.3): last keys whose centre lies within this radius of the last point.
-    public var endRadius = 2.0
+    public var endRadius = 2.6
     /// Length filter (2.1.4): a word passes when A·ℓ − C ≤ ℓ(w) ≤ B·ℓ + C for the swipe length ℓ.
     public var lengthA = 0.55
     public var lengthB = 1.3
@@ -195,13 +195,20 @@ public struct SwipeDecoder: Sendable {
         let (entries, counts) = filter(swipe)
         let sorted = entries.sorted { a, b in dictionary.path(Int(a)).lexicographicallyPrecedes(dictionary.path(Int(b))) }
         var decoding = SwipeDecoding(candidates: [], points: swipe.points.count, afterFilter: counts)
+        // Score the most frequent candidates first: their scores set the bar for early abandoning.
+        var seed = Scored()
+        if sorted.count > 64 {
+            let frequent = sorted.sorted { dictionary.frequency[Int($0)] > dictionary.frequency[Int($1)] }.prefix(16)
+            seed = score(swipe, frequent.sorted { dictionary.path(Int($0)).lexicographicallyPrecedes(dictionary.path(Int($1))) }[...])
+        }
         let threads = max(1, options.threads)
         if threads > 1 && sorted.count > options.parallelThreshold {
             let chunk = (sorted.count + threads - 1) / threads
             let results = UnsafeSendableBox([Scored](repeating: Scored(), count: threads))
+            let seed = seed
             DispatchQueue.concurrentPerform(iterations: threads) { t in
                 let slice = sorted[min(sorted.count, t * chunk) ..< min(sorted.count, (t + 1) * chunk)]
-                let scored = score(swipe, slice)
+                let scored = score(swipe, slice, seed: seed)
                 results.lock.lock(); results.value[t] = scored; results.lock.unlock()
             }
             var merged = Scored()
@@ -210,7 +217,7 @@ public struct SwipeDecoder: Sendable {
             decoding.columnsComputed = results.value.reduce(0) { $0 + $1.computed }
             decoding.columnsReused = results.value.reduce(0) { $0 + $1.reused }
         } else {
-            let scored = score(swipe, sorted[...])
+            let scored = score(swipe, sorted[...], seed: seed)
             decoding.candidates = scored.top
             decoding.columnsComputed = scored.computed
             decoding.columnsReused = scored.reused
@@ -221,7 +228,7 @@ public struct SwipeDecoder: Sendable {
     /// Top candidates of one worker.
     struct Scored: Sendable {
         var top: [SwipeCandidate] = []
-        var computed = 0, reused = 0
+        var computed = 0, reused = 0, abandoned = 0
 
         mutating func offer(_ c: SwipeCandidate, limit: Int) {
             if top.count == limit, let last = top.last, c.score <= last.score { return }
@@ -241,7 +248,7 @@ public struct SwipeDecoder: Sendable {
     }
 
     /// Scores entries sorted by key path, reusing the DTW columns of the common key-path prefix.
-    func score(_ swipe: PreparedSwipe, _ entries: ArraySlice<Int32>) -> Scored {
+    func score(_ swipe: PreparedSwipe, _ entries: ArraySlice<Int32>, seed: Scored = Scored()) -> Scored {
         let n = swipe.points.count
         let layout = dictionary.layout
         let xs = swipe.points.map(\.x), ys = swipe.points.map(\.y), along = swipe.along
@@ -250,7 +257,7 @@ public struct SwipeDecoder: Sendable {
         var perfectAlong: [Double] = [0]    // distance along the perfect swipe at key k
         var previous: ArraySlice<UInt8> = []
         var validColumns = 0
-        var result = Scored()
+        var result = seed
         let lnStep = log(1.15)
         for e in entries {
             let i = Int(e)
@@ -268,6 +275,7 @@ public struct SwipeDecoder: Sendable {
                 perfectAlong[k] = perfectAlong[k - 1] + layout.keys[Int(path[path.startIndex + k - 1])].centre.distance(to: layout.keys[Int(path[path.startIndex + k])].centre)
             }
             var columnMin = 0.0
+            let prior = options.frequencyWeight * Double(Int(dictionary.frequency[i]) - 255) * lnStep
             while start < m {
                 let j = start
                 let ka = j / 2, kb = (j + 1) / 2
@@ -301,6 +309,14 @@ public struct SwipeDecoder: Sendable {
                 result.computed += 1
                 start += 1
                 if columnMin == .infinity { break }
+                // Early abandoning: every warping path crosses every column and costs only grow, so
+                // the final cost is at least this column's minimum.
+                if result.top.count == options.limit,
+                   -options.costWeight * columnMin / Double(n) + prior < result.top[result.top.count - 1].score {
+                    columnMin = .infinity
+                    result.abandoned += 1
+                    break
+                }
             }
             validColumns = start
             previous = path
@@ -311,7 +327,7 @@ public struct SwipeDecoder: Sendable {
             }
             let cost = total / Double(n)
             let frequency = Int(dictionary.frequency[i])
-            let score = -options.costWeight * cost + options.frequencyWeight * Double(frequency - 255) * lnStep
+            let score = -options.costWeight * cost + prior
             result.offer(SwipeCandidate(word: dictionary.words[i], id: dictionary.wordIDs[i], score: score, cost: cost,
                                         frequency: frequency), limit: options.limit)
         }
