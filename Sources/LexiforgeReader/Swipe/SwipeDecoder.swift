@@ -14,7 +14,7 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     public var simplifyMaxAngle = 120.0
 
     /// Start-point filter (2.1.1): first keys whose centre lies within this radius of the first point.
-    public var startRadius = 1.25
+    public var startRadius = 1.4
     /// Start-direction filter (2.1.2): the direction is measured from the first point to the first
     /// point at least this far along the swipe; shorter swipes skip the filter.
     public var directionDistance = 1.0
