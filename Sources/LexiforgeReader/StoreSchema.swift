@@ -16,6 +16,8 @@
 ///   stores built by `lexiforge hmm`, and the `lexicon*` tables of a keyboard wordlist
 ///   (``lexiconCreationStatements()``), in stores built from one; word ids then follow the list
 ///   (or merged) frequency order.
+/// - Version 2 stores may also hold the swipe tables (`swipeLayout`, `swipeFeature`, see
+///   ``swipeCreationStatements()``), added by `lexiforge swipe features` or `swipe_layouts` in a model.
 public enum StoreSchema {
     /// Bumped whenever a table, column, index or view changes meaning or shape.
     public static let version = 2
