@@ -37,7 +37,7 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     public var localitySlack = 1.5
 
     /// Score = −costWeight · (DTW cost / points) + frequencyWeight · ln p(word).
-    public var costWeight = 12.0
+    public var costWeight = 20.0
     public var frequencyWeight = 1.0
 
     /// Candidates returned.
