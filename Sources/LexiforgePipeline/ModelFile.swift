@@ -175,8 +175,12 @@ public enum Train {
         config.lexiconMerge = lexiconMerge
         progress.say("model \(model.name): \(model.description)")
         let layouts = try model.swipeLayouts.map { try SwipeLayout.named($0) }
-        let report = try NgramBuild.run(config, progress: progress)
-        for layout in layouts { progress.say(SwipeFeatureBuild.render(try SwipeFeatureBuild.run(storePath: output, layout: layout))) }
+        var report = try NgramBuild.run(config, progress: progress)
+        for layout in layouts {
+            let swipe = try SwipeFeatureBuild.run(storePath: output, layout: layout)
+            progress.say(SwipeFeatureBuild.render(swipe))
+            report.storeBytes = swipe.bytesAfter
+        }
         return report
     }
 }
