@@ -9,6 +9,7 @@
 //   LexiforgeNgrams       n-gram tallies and Kneser-Ney estimation (plain values in, plain values out)
 //   LexiforgeHMM          hidden Markov models: supervised (TnT) and Baum-Welch training
 //   LexiforgeWordlist     Android "combined" wordlists: streaming parser with diagnostics, writer
+//   LexiforgeSwipe        swipe features, trace files (JSON Lines) and the synthetic-swipe generator
 //   LexiforgeStoreWriter  builds a store atomically from plain values (schema from LexiforgeReader)
 //   LexiforgePipeline     the stages wired together: ngrams, train (model files), inspect, suggest
 //   lexiforge             the thin command-line executable (the only ArgumentParser user)
@@ -49,6 +50,7 @@ let package = Package(
         .target(name: "LexiforgeNgrams", dependencies: ["LexiforgeReader"]),
         .target(name: "LexiforgeHMM", dependencies: ["LexiforgeReader"]),
         .target(name: "LexiforgeWordlist", dependencies: ["LexiforgeReader", "LexiforgeCorpus", "CZlib"]),
+        .target(name: "LexiforgeSwipe", dependencies: ["LexiforgeReader"]),
         .target(
             name: "LexiforgeStoreWriter",
             dependencies: [
@@ -60,7 +62,7 @@ let package = Package(
             name: "LexiforgePipeline",
             dependencies: [
                 "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
-                "LexiforgeStoreWriter", "LexiforgeHMM", "LexiforgeWordlist",
+                "LexiforgeStoreWriter", "LexiforgeHMM", "LexiforgeWordlist", "LexiforgeSwipe",
             ]),
         .executableTarget(
             name: "lexiforge",
@@ -72,7 +74,7 @@ let package = Package(
             name: "LexiforgeTests",
             dependencies: [
                 "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
-                "LexiforgeStoreWriter", "LexiforgePipeline", "LexiforgeHMM", "LexiforgeWordlist",
+                "LexiforgeStoreWriter", "LexiforgePipeline", "LexiforgeHMM", "LexiforgeWordlist", "LexiforgeSwipe",
             ],
             exclude: ["Fixtures"]),
     ],

@@ -1,5 +1,6 @@
 import Foundation
 import LexiforgeText
+import LexiforgeReader
 
 /// One corpus or wordlist of `Corpora/manifest.tsv`.
 public struct ManifestEntry: Sendable, Equatable {
@@ -75,7 +76,8 @@ public struct CorpusManifest: Sendable {
 /// `prune` (entropy threshold, default 0; needs `language_model`) and `vocab_size` (default: all).
 /// `wordlists` (manifest names of combined wordlists) merges their lexicon with the counts, as
 /// `frequency_source` ("mix", "list" or "corpus"), `list_weight` (0-1) and `min_corpus_count`
-/// say (see ``LexiconMerge``).
+/// say (see ``LexiconMerge``). `swipe_layouts` (layout names or JSON files, e.g. `["qwerty"]`)
+/// adds each layout's swipe features after the store is built (see ``SwipeFeatureBuild``).
 /// The text options are the text options `tokenizer` ("keyboard" or "treebank", default
 /// "keyboard"), `normalization` ("none", "nfc" or "nfkc", default "none"), `straight_quotes` and
 /// `number_class` (default false), and `word_classes` (default false: the indexed lemma and
@@ -92,6 +94,7 @@ public struct ModelFile: Sendable, Equatable {
     public var replaceInvalidUTF8: Bool
     public var wordlists: [String] = []
     public var merge = LexiconMergeOptions()
+    public var swipeLayouts: [String] = []
     public var languageModel: Bool = false
     /// Per order from 2, as `--min-count`.
     public var minCount: [Int] = []
@@ -110,6 +113,7 @@ public struct ModelFile: Sendable, Equatable {
         "wordlists", "frequency_source", "list_weight", "min_corpus_count",
         "language_model", "min_count", "prune", "vocab_size",
         "tokenizer", "normalization", "straight_quotes", "number_class", "word_classes", "lemma_training",
+        "swipe_layouts",
     ]
 
     public init(path: String) throws {
@@ -176,6 +180,8 @@ public struct ModelFile: Sendable, Equatable {
         if languageModel == false && ((minCount ?? []).contains { $0 > 1 } || (prune ?? 0) > 0) {
             problems.append("\(path): \"min_count\" and \"prune\" prune the language model; add \"language_model\": true")
         }
+        let swipeLayouts = dict["swipe_layouts"] == nil ? [] : dict["swipe_layouts"] as? [String]
+        if swipeLayouts == nil { problems.append("\(path): \"swipe_layouts\" must be an array of layout names (qwerty, qwertz, azerty) or layout JSON files") }
         if !problems.isEmpty { throw PipelineError(problems) }
         self.languageModel = languageModel!
         self.minCount = minCount!
@@ -190,6 +196,7 @@ public struct ModelFile: Sendable, Equatable {
         self.replaceInvalidUTF8 = replace
         self.wordlists = wordlistKeys.wordlists
         self.merge = wordlistKeys.merge
+        self.swipeLayouts = swipeLayouts!
     }
 }
 
@@ -241,6 +248,13 @@ public enum Train {
         config.estimation.entropyThreshold = model.prune
         config.vocabularySize = model.vocabSize
         progress.say("model \(model.name): \(model.description)")
-        return try NgramBuild.run(config, progress: progress)
+        let layouts = try model.swipeLayouts.map { try SwipeLayout.named($0) }
+        var report = try NgramBuild.run(config, progress: progress)
+        for layout in layouts {
+            let swipe = try SwipeFeatureBuild.run(storePath: output, layout: layout)
+            progress.say(SwipeFeatureBuild.render(swipe))
+            report.storeBytes = swipe.bytesAfter
+        }
+        return report
     }
 }

@@ -39,6 +39,8 @@
 ///   in stores built with `--word-classes`.
 /// - Version 3 stores a lexicon's frequencies run-length encoded and only its uncommon entries'
 ///   details (``lexiconCreationStatements()``).
+/// - Stores may also hold the swipe tables (`swipeLayout`, `swipeFeature`, see
+///   ``swipeCreationStatements()``), added by `lexiforge swipe features` or `swipe_layouts` in a model.
 public enum StoreSchema {
     /// Bumped whenever a table, column, index or view changes meaning or shape.
     public static let version = 3

@@ -1,0 +1,74 @@
+import Foundation
+import GRDB
+
+/// Why swipe features could not be read.
+public enum SwipeStoreError: Error, CustomStringConvertible, Sendable {
+    case noFeatures(String, String)
+
+    public var description: String {
+        switch self {
+        case .noFeatures(let path, let layout):
+            return "\(path): no swipe features for layout `\(layout)`; add them with `lexiforge swipe features \(path) --layout \(layout)`"
+        }
+    }
+}
+
+extension TrainedStore {
+    /// Layout names with stored swipe features.
+    public func swipeLayouts() throws -> [String] {
+        try queue.read { db in
+            guard try db.tableExists("swipeLayout") else { return [] }
+            return try String.fetchAll(db, sql: "SELECT name FROM swipeLayout ORDER BY id")
+        }
+    }
+
+    /// Loads the swipe dictionary of one layout into memory (the thesis keeps it in memory too):
+    /// every word's features, text and lexicon frequency, grouped by first key.
+    ///
+    /// - Throws: ``SwipeStoreError/noFeatures(_:_:)`` when the store has none for `layout`.
+    /// - Complexity: O(n) rows, one read; about 0.1 s for 160,000 words.
+    public func swipeDictionary(layout: String) throws -> SwipeDictionary {
+        try queue.read { db in
+            guard try db.tableExists("swipeLayout"),
+                  let row = try Row.fetchOne(db, sql: "SELECT id, rowHeightRatio, definition FROM swipeLayout WHERE name = ?", arguments: [layout])
+            else { throw SwipeStoreError.noFeatures(path, layout) }
+            let id: Int64 = row[0]
+            let definition: String = row[2]
+            let base = try SwipeLayout.fromJSON(Data(definition.utf8), source: "\(path) swipeLayout \(layout)")
+            // Lexicon frequencies are stored as runs over word ids (``StoreSchema/lexiconCreationStatements()``);
+            // details (such as not-a-word) only for uncommon entries.
+            let hasLexicon = try db.tableExists("lexiconFrequency")
+            let runs: [(first: Int64, frequency: Int?)] = hasLexicon
+                ? try Row.fetchAll(db, sql: "SELECT firstId, frequency FROM lexiconFrequency ORDER BY firstId").map { ($0[0], $0[1]) }
+                : []
+            let attributesByID: [Int64: Int] = hasLexicon
+                ? Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT wordId, attributes FROM lexiconDetail").map { ($0[0] as Int64, $0[1] as Int) })
+                : [:]
+            func lexiconFrequency(of id: Int64) -> Int? {
+                guard hasLexicon else { return 128 }
+                var lo = 0, hi = runs.count
+                while lo < hi { let mid = (lo + hi) / 2; if runs[mid].first <= id { lo = mid + 1 } else { hi = mid } }
+                return lo == 0 ? nil : runs[lo - 1].frequency
+            }
+            let sql = """
+                SELECT f.wordId, w.text, f.firstKey, f.lastKey, f.length, f.startAngle, f.secondDistance, f.path
+                FROM swipeFeature AS f JOIN word AS w ON w.id = f.wordId WHERE f.layoutId = ?
+                """
+            var builder = SwipeDictionary.Builder(layout: base)
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: [id])
+            while let row = try rows.next() {
+                let first: Int = row[2], last: Int = row[3]
+                var keys = [UInt8(first)]
+                if let inner = row[7] as Data? { keys.append(contentsOf: SwipeFeatures.unpack(Array(inner), keyCount: base.keys.count)) }
+                if first != last || row[4] as Int > 0 { keys.append(UInt8(last)) }
+                let wordID: Int64 = row[0]
+                if (attributesByID[wordID] ?? 0) & Int(LexiconAttributes.notAWord.rawValue) != 0 { continue }
+                guard let frequency = lexiconFrequency(of: wordID) else { continue }
+                builder.add(word: row[1], id: row[0], keys: keys, length: Double(row[4] as Int) / SwipeFeatures.lengthScale,
+                            startAngle: SwipeFeatures.startAngle(stored: row[5]),
+                            secondDistance: Double(row[6] as Int) / SwipeFeatures.distanceScale, frequency: frequency)
+            }
+            return builder.build()
+        }
+    }
+}

@@ -1,0 +1,343 @@
+import Foundation
+
+/// The decoder's tunable thresholds; every length is in key widths.
+///
+/// Defaults were tuned on synthetic swipes (`lexiforge eval swipe`) so that each filter keeps the
+/// swiped word in at least 99.5% of swipes.
+public struct SwipeDecoderOptions: Sendable, Equatable {
+    // Input simplification (thesis 2.3): point B between the last kept point A and the newest C is
+    // kept when the swipe has travelled `simplifyMaxGap` since A (a long time without a point),
+    // the triangle ABC is larger than `simplifyMinArea`, or the angle at B is below
+    // `simplifyMaxAngle` degrees (a sharp turn).
+    public var simplifyMaxGap = 0.6
+    public var simplifyMinArea = 0.02
+    public var simplifyMaxAngle = 120.0
+
+    /// Start-point filter (2.1.1): first keys whose centre lies within this radius of the first point.
+    public var startRadius = 1.4
+    /// Start-direction filter (2.1.2): the direction is measured from the first point to the first
+    /// point at least this far along the swipe; shorter swipes skip the filter.
+    public var directionDistance = 1.0
+    /// Words whose start angle deviates at most this many degrees pass.
+    public var directionTolerance = 60.0
+    /// Words whose second key is at most this far from the first pass regardless of direction
+    /// (neighbouring keys: users make a tiny stroke and turn, thesis fig. 2.3).
+    public var neighbourDistance = 1.7
+    /// End-point filter (2.1.3): last keys whose centre lies within this radius of the last point.
+    public var endRadius = 2.6
+    /// Length filter (2.1.4): a word passes when A·ℓ − C ≤ ℓ(w) ≤ B·ℓ + C for the swipe length ℓ.
+    public var lengthA = 0.55
+    public var lengthB = 1.3
+    public var lengthC = 1.2
+
+    /// Locality constraint (2.2.3): a point whose distance along the swipe is s may map to a segment
+    /// of the perfect swipe spanning [a, b] along it only when low·a − slack ≤ s ≤ high·b + slack.
+    public var localityLow = 0.5
+    public var localityHigh = 1.9
+    public var localitySlack = 1.5
+
+    /// Score = −costWeight · (DTW cost / points) + frequencyWeight · ln p(word).
+    public var costWeight = 20.0
+    public var frequencyWeight = 1.0
+
+    /// Candidates returned.
+    public var limit = 4
+    /// Worker threads for the DTW (1 = the calling thread only). Candidates are split only when
+    /// there are more than `parallelThreshold`.
+    public var threads = 1
+    public var parallelThreshold = 1500
+
+    public init() {}
+}
+
+/// One decoded word.
+public struct SwipeCandidate: Sendable, Equatable, CustomStringConvertible {
+    public var word: String
+    public var id: Int64
+    /// Higher is better (a log-score).
+    public var score: Double
+    /// Mean squared distance (key widths²) of the swipe's points to the perfect swipe.
+    public var cost: Double
+    public var frequency: Int
+
+    public var description: String { String(format: "%@ (score %.2f, cost %.3f, f=%d)", word, score, cost, frequency) }
+}
+
+/// The decoder's answer with the work it did.
+public struct SwipeDecoding: Sendable {
+    public var candidates: [SwipeCandidate]
+    /// Points left after simplification.
+    public var points: Int
+    /// Words left after the start-point, start-direction, end-point and length filters.
+    public var afterFilter: [Int]
+    /// DTW columns computed and reused through the prefix cache.
+    public var columnsComputed = 0
+    public var columnsReused = 0
+}
+
+/// The reference swipe decoder (thesis chapter 2): simplify the input, filter the dictionary with
+/// four cheap tests, score the survivors with segment-based dynamic time warping under a locality
+/// constraint (sharing work between words with a common key-path prefix), add the frequency prior,
+/// and return the best ``SwipeDecoderOptions/limit``.
+///
+/// ```swift
+/// let store = try TrainedStore(path: "Artifacts/en_US-wordlist.sqlite")
+/// let decoder = SwipeDecoder(dictionary: try store.swipeDictionary(layout: "qwerty"))
+/// decoder.decode(points).candidates.map(\.word)   // ["hello", "hell", …]
+/// ```
+/// Points are in layout units (``SwipePoint``); `SwipeTrace` in LexiforgeSwipe maps pixel traces.
+/// Fewer than two finite points give no candidates.
+public struct SwipeDecoder: Sendable {
+    public let dictionary: SwipeDictionary
+    public var options: SwipeDecoderOptions
+
+    public init(dictionary: SwipeDictionary, options: SwipeDecoderOptions = SwipeDecoderOptions()) {
+        self.dictionary = dictionary
+        self.options = options
+    }
+
+    /// A swipe prepared for filtering and scoring.
+    public struct PreparedSwipe: Sendable {
+        public var points: [SwipePoint]
+        /// Distance along the raw swipe of each kept point.
+        public var along: [Double]
+        public var length: Double
+        /// Measured start direction (radians), nil when the swipe is shorter than the measuring distance.
+        public var direction: Double?
+    }
+
+    /// Simplifies the raw points (thesis 2.3) and measures length and start direction.
+    /// Returns nil for fewer than two finite points.
+    public func prepare(_ raw: [SwipePoint]) -> PreparedSwipe? {
+        let points = raw.filter { $0.x.isFinite && $0.y.isFinite }
+        guard points.count >= 2 else { return nil }
+        var cumulative = [0.0]
+        cumulative.reserveCapacity(points.count)
+        for i in 1 ..< points.count { cumulative.append(cumulative[i - 1] + points[i - 1].distance(to: points[i])) }
+        var direction: Double?
+        if let j = cumulative.firstIndex(where: { $0 >= options.directionDistance }) {
+            direction = atan2(points[j].y - points[0].y, points[j].x - points[0].x)
+        }
+        var kept = [0]
+        let maxCos = cos(options.simplifyMaxAngle * .pi / 180)
+        for c in 2 ..< points.count + 1 where c < points.count {
+            let a = points[kept.last!], b = points[c - 1], cc = points[c]
+            let gap = cumulative[c - 1] - cumulative[kept.last!]
+            let area = abs((b.x - a.x) * (cc.y - a.y) - (cc.x - a.x) * (b.y - a.y)) / 2
+            let bax = a.x - b.x, bay = a.y - b.y, bcx = cc.x - b.x, bcy = cc.y - b.y
+            let norms = (bax * bax + bay * bay).squareRoot() * (bcx * bcx + bcy * bcy).squareRoot()
+            // Interior angle at B below the threshold ⇔ its cosine above cos(threshold).
+            let sharp = norms > 1e-9 && (bax * bcx + bay * bcy) / norms > maxCos
+            if gap >= options.simplifyMaxGap || area > options.simplifyMinArea || sharp { kept.append(c - 1) }
+        }
+        kept.append(points.count - 1)
+        return PreparedSwipe(points: kept.map { points[$0] }, along: kept.map { cumulative[$0] },
+                             length: cumulative[points.count - 1], direction: direction)
+    }
+
+    // MARK: Filters
+
+    /// Keys whose centre lies within `radius` of `point`.
+    func keys(near point: SwipePoint, radius: Double) -> [Bool] {
+        dictionary.layout.keys.map { $0.centre.distance(to: point) <= radius }
+    }
+
+    /// Whether each of the four filters (start point, start direction, end point, length) keeps
+    /// entry `i`, each tested on its own (for evaluation).
+    public func filterVerdicts(_ swipe: PreparedSwipe, entry i: Int) -> [Bool] {
+        let starts = keys(near: swipe.points[0], radius: options.startRadius)
+        let ends = keys(near: swipe.points[swipe.points.count - 1], radius: options.endRadius)
+        let path = dictionary.path(i)
+        return [starts[Int(path.first!)], directionKeeps(swipe, i), ends[Int(path.last!)], lengthKeeps(swipe, i)]
+    }
+
+    @inline(__always) func directionKeeps(_ swipe: PreparedSwipe, _ i: Int) -> Bool {
+        guard let direction = swipe.direction, dictionary.secondDistance[i] > Float(options.neighbourDistance) else { return true }
+        var d = abs(direction - Double(dictionary.startAngle[i])).truncatingRemainder(dividingBy: 2 * .pi)
+        if d > .pi { d = 2 * .pi - d }
+        return d <= options.directionTolerance * .pi / 180
+    }
+
+    @inline(__always) func lengthKeeps(_ swipe: PreparedSwipe, _ i: Int) -> Bool {
+        let l = Double(dictionary.length[i])
+        return l >= options.lengthA * swipe.length - options.lengthC && l <= options.lengthB * swipe.length + options.lengthC
+    }
+
+    /// The entries passing all four filters, in thesis order, and the count after each.
+    public func filter(_ swipe: PreparedSwipe) -> (entries: [Int32], afterFilter: [Int]) {
+        let starts = keys(near: swipe.points[0], radius: options.startRadius)
+        let ends = keys(near: swipe.points[swipe.points.count - 1], radius: options.endRadius)
+        var counts = [0, 0, 0, 0]
+        var result: [Int32] = []
+        for (key, group) in dictionary.byFirstKey.enumerated() where starts[key] {
+            counts[0] += group.count
+            for e in group {
+                let i = Int(e)
+                guard directionKeeps(swipe, i) else { continue }
+                counts[1] += 1
+                guard ends[Int(dictionary.keys[Int(dictionary.pathStart[i + 1]) - 1])] else { continue }
+                counts[2] += 1
+                guard lengthKeeps(swipe, i) else { continue }
+                counts[3] += 1
+                result.append(e)
+            }
+        }
+        return (result, counts)
+    }
+
+    // MARK: Decoding
+
+    /// Decodes one swipe (points in layout units).
+    /// - Complexity: O(F · N · S) for F filtered words, N kept points and S segments per word,
+    ///   less what the prefix cache and locality constraint skip.
+    public func decode(_ raw: [SwipePoint]) -> SwipeDecoding {
+        guard let swipe = prepare(raw) else { return SwipeDecoding(candidates: [], points: 0, afterFilter: [0, 0, 0, 0]) }
+        let (entries, counts) = filter(swipe)
+        let sorted = entries.sorted { a, b in dictionary.path(Int(a)).lexicographicallyPrecedes(dictionary.path(Int(b))) }
+        var decoding = SwipeDecoding(candidates: [], points: swipe.points.count, afterFilter: counts)
+        // Score the most frequent candidates first: their scores set the bar for early abandoning.
+        var seed = Scored()
+        if sorted.count > 64 {
+            let frequent = sorted.sorted { dictionary.frequency[Int($0)] > dictionary.frequency[Int($1)] }.prefix(16)
+            seed = score(swipe, frequent.sorted { dictionary.path(Int($0)).lexicographicallyPrecedes(dictionary.path(Int($1))) }[...])
+        }
+        let threads = max(1, options.threads)
+        if threads > 1 && sorted.count > options.parallelThreshold {
+            let chunk = (sorted.count + threads - 1) / threads
+            let results = UnsafeSendableBox([Scored](repeating: Scored(), count: threads))
+            let seed = seed
+            DispatchQueue.concurrentPerform(iterations: threads) { t in
+                let slice = sorted[min(sorted.count, t * chunk) ..< min(sorted.count, (t + 1) * chunk)]
+                let scored = score(swipe, slice, seed: seed)
+                results.lock.lock(); results.value[t] = scored; results.lock.unlock()
+            }
+            var merged = Scored()
+            for r in results.value { merged.merge(r, limit: options.limit) }
+            decoding.candidates = merged.top
+            decoding.columnsComputed = results.value.reduce(0) { $0 + $1.computed }
+            decoding.columnsReused = results.value.reduce(0) { $0 + $1.reused }
+        } else {
+            let scored = score(swipe, sorted[...], seed: seed)
+            decoding.candidates = scored.top
+            decoding.columnsComputed = scored.computed
+            decoding.columnsReused = scored.reused
+        }
+        return decoding
+    }
+
+    /// Top candidates of one worker.
+    struct Scored: Sendable {
+        var top: [SwipeCandidate] = []
+        var computed = 0, reused = 0, abandoned = 0
+
+        mutating func offer(_ c: SwipeCandidate, limit: Int) {
+            if top.count == limit, let last = top.last, c.score <= last.score { return }
+            let key = c.word.lowercased()
+            if let same = top.firstIndex(where: { $0.word.lowercased() == key }) {
+                if top[same].score >= c.score { return }
+                top.remove(at: same)
+            }
+            let at = top.firstIndex { $0.score < c.score } ?? top.count
+            top.insert(c, at: at)
+            if top.count > limit { top.removeLast() }
+        }
+
+        mutating func merge(_ other: Scored, limit: Int) {
+            for c in other.top { offer(c, limit: limit) }
+        }
+    }
+
+    /// Scores entries sorted by key path, reusing the DTW columns of the common key-path prefix.
+    func score(_ swipe: PreparedSwipe, _ entries: ArraySlice<Int32>, seed: Scored = Scored()) -> Scored {
+        let n = swipe.points.count
+        let layout = dictionary.layout
+        let xs = swipe.points.map(\.x), ys = swipe.points.map(\.y), along = swipe.along
+        var columns: [Double] = []          // column j at [j * n ..< (j + 1) * n]
+        var positions: [Float] = []         // where on its segment each cell's point was mapped
+        var perfectAlong: [Double] = [0]    // distance along the perfect swipe at key k
+        var previous: ArraySlice<UInt8> = []
+        var validColumns = 0
+        var result = seed
+        let lnStep = log(1.15)
+        for e in entries {
+            let i = Int(e)
+            let path = dictionary.path(i)
+            let m = 2 * path.count - 1
+            var common = 0
+            while common < path.count && common < previous.count
+                    && path[path.startIndex + common] == previous[previous.startIndex + common] { common += 1 }
+            // Columns 0 ... 2·common − 2 depend only on the first `common` keys.
+            var start = min(validColumns, max(0, 2 * common - 1))
+            result.reused += start
+            if columns.count < m * n { columns += [Double](repeating: 0, count: m * n - columns.count); positions += [Float](repeating: 0, count: m * n - positions.count) }
+            if perfectAlong.count < path.count { perfectAlong += [Double](repeating: 0, count: path.count - perfectAlong.count) }
+            for k in max(1, common) ..< path.count {
+                perfectAlong[k] = perfectAlong[k - 1] + layout.keys[Int(path[path.startIndex + k - 1])].centre.distance(to: layout.keys[Int(path[path.startIndex + k])].centre)
+            }
+            var columnMin = 0.0
+            let prior = options.frequencyWeight * Double(Int(dictionary.frequency[i]) - 255) * lnStep
+            while start < m {
+                let j = start
+                let ka = j / 2, kb = (j + 1) / 2
+                let a = layout.keys[Int(path[path.startIndex + ka])].centre, b = layout.keys[Int(path[path.startIndex + kb])].centre
+                let low = options.localityLow * perfectAlong[ka] - options.localitySlack
+                let high = options.localityHigh * perfectAlong[kb] + options.localitySlack
+                let dx = b.x - a.x, dy = b.y - a.y
+                let segmentSquared = dx * dx + dy * dy
+                let base = j * n, prevBase = (j - 1) * n
+                columnMin = .infinity
+                for p in 0 ..< n {
+                    if along[p] < low || along[p] > high { columns[base + p] = .infinity; continue }
+                    let up = p > 0 ? columns[base + p - 1] : .infinity
+                    let left = j > 0 ? columns[prevBase + p] : .infinity
+                    let diagonal = p > 0 ? (j > 0 ? columns[prevBase + p - 1] : .infinity) : (j == 0 ? 0 : .infinity)
+                    let best = min(up, left, diagonal)
+                    if best == .infinity { columns[base + p] = .infinity; continue }
+                    var t = 0.0
+                    if segmentSquared > 0 {
+                        t = ((xs[p] - a.x) * dx + (ys[p] - a.y) * dy) / segmentSquared
+                        // Staying on the segment: never map behind the previous point (thesis 2.2.2).
+                        if best == up { t = max(t, Double(positions[base + p - 1])) }
+                        t = min(max(t, 0), 1)
+                    }
+                    positions[base + p] = Float(t)
+                    let ex = xs[p] - (a.x + t * dx), ey = ys[p] - (a.y + t * dy)
+                    let value = best + ex * ex + ey * ey
+                    columns[base + p] = value
+                    columnMin = min(columnMin, value)
+                }
+                result.computed += 1
+                start += 1
+                if columnMin == .infinity { break }
+                // Early abandoning: every warping path crosses every column and costs only grow, so
+                // the final cost is at least this column's minimum.
+                if result.top.count == options.limit,
+                   -options.costWeight * columnMin / Double(n) + prior < result.top[result.top.count - 1].score {
+                    columnMin = .infinity
+                    result.abandoned += 1
+                    break
+                }
+            }
+            validColumns = start
+            previous = path
+            let total = columnMin == .infinity ? Double.infinity : columns[(m - 1) * n + n - 1]
+            guard total.isFinite else {
+                validColumns = min(validColumns, start)
+                continue
+            }
+            let cost = total / Double(n)
+            let frequency = Int(dictionary.frequency[i])
+            let score = -options.costWeight * cost + prior
+            result.offer(SwipeCandidate(word: dictionary.words[i], id: dictionary.wordIDs[i], score: score, cost: cost,
+                                        frequency: frequency), limit: options.limit)
+        }
+        return result
+    }
+}
+
+/// A lock-protected box for the worker results of `concurrentPerform`.
+final class UnsafeSendableBox<Value>: @unchecked Sendable {
+    var value: Value
+    let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+}

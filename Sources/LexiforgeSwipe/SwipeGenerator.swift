@@ -1,0 +1,226 @@
+import Foundation
+import LexiforgeReader
+
+/// A small, fast, seedable generator (SplitMix64): the same seed gives the same swipes everywhere.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// A standard normal deviate (Box–Muller).
+    public mutating func normal() -> Double {
+        let u = Double.random(in: Double.ulpOfOne ..< 1, using: &self), v = Double.random(in: 0 ..< 1, using: &self)
+        return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
+    }
+}
+
+/// Synthetic swipes: realistic noisy swipes of a word's key path, seeded.
+///
+/// A swipe starts near the first key (log-normal offset, median ``Parameters/startOffsetMedian``),
+/// passes near every inner key, ends near the last key, runs through a smooth curve (Catmull–Rom)
+/// with a gentle perpendicular wobble whose amplitude is solved so the swipe length matches a
+/// log-normal draw of length / ideal length, lands a little below the key centres, and is sampled
+/// at about 60 points per second over about a second per word. Defaults are calibrated to the real
+/// swipe statistics in issue 7 (see ``SwipeStatistics/reference``); `lexiforge swipe generate`
+/// prints both.
+public struct SwipeGenerator: Sendable {
+    public struct Parameters: Sendable {
+        /// Log-normal offsets of the first, inner and last touch from the key centre (median, key
+        /// widths; sigma of the logarithm).
+        public var startOffsetMedian = 0.24, startOffsetSigma = 0.6
+        public var innerOffsetMedian = 0.22, innerOffsetSigma = 0.55
+        public var endOffsetMedian = 0.41, endOffsetSigma = 0.7
+        /// Touches land this many key heights below the centres.
+        public var touchBelow = 0.1
+        /// Log-normal length / ideal length (median, sigma of the logarithm).
+        public var lengthRatioMedian = 1.13, lengthRatioSigma = 0.16
+        /// Standard deviation (degrees) of the bend of the first stroke: real swipes often leave
+        /// the first key in a slightly wrong direction and correct on the way.
+        public var startBendSigma = 30.0
+        /// Wavelength of the wobble, key widths.
+        public var wobbleWavelength = 3.0
+        public var pointsPerSecond = 60.0
+        /// Duration = (base + perKeyWidth · ideal length) · log-normal(sigma).
+        public var secondsBase = 0.35, secondsPerKeyWidth = 0.11, secondsSigma = 0.2
+        public init() {}
+    }
+
+    public var layout: SwipeLayout
+    public var parameters: Parameters
+    public var rng: SeededGenerator
+
+    public init(layout: SwipeLayout, seed: UInt64, parameters: Parameters = Parameters()) {
+        self.layout = layout
+        self.rng = SeededGenerator(seed: seed)
+        self.parameters = parameters
+    }
+
+    /// One swipe of `keys`: points in layout units and times in milliseconds.
+    public mutating func swipe(keys: [UInt8]) -> (points: [SwipePoint], times: [Double]) {
+        precondition(!keys.isEmpty)
+        let p = parameters
+        func offset(_ median: Double, _ sigma: Double) -> SwipePoint {
+            let r = median * exp(sigma * rng.normal()), a = Double.random(in: 0 ..< 2 * .pi, using: &rng)
+            return SwipePoint(x: r * cos(a), y: r * sin(a))
+        }
+        var corners: [SwipePoint] = []
+        for (i, k) in keys.enumerated() {
+            let key = layout.keys[Int(k)]
+            let o = i == 0 ? offset(p.startOffsetMedian, p.startOffsetSigma)
+                : i == keys.count - 1 ? offset(p.endOffsetMedian, p.endOffsetSigma) : offset(p.innerOffsetMedian, p.innerOffsetSigma)
+            corners.append(SwipePoint(x: key.centre.x + o.x, y: key.centre.y + p.touchBelow * key.height + o.y))
+        }
+        if keys.count == 1 {
+            // A one-letter word: a short stroke on the key.
+            let o = offset(p.endOffsetMedian * 0.5, p.endOffsetSigma)
+            corners.append(SwipePoint(x: corners[0].x + o.x, y: corners[0].y + o.y))
+        }
+        var ideal = 0.0
+        for i in keys.indices.dropFirst() { ideal += layout.keys[Int(keys[i - 1])].centre.distance(to: layout.keys[Int(keys[i])].centre) }
+        // Dense smooth curve through the corners.
+        var curve: [SwipePoint] = []
+        let steps = 24
+        let bend = p.startBendSigma * .pi / 180 * rng.normal()
+        let first = corners[0], second = corners[1]
+        let before = SwipePoint(x: first.x - 0.6 * ((second.x - first.x) * cos(bend) - (second.y - first.y) * sin(bend)),
+                                y: first.y - 0.6 * ((second.x - first.x) * sin(bend) + (second.y - first.y) * cos(bend)))
+        for i in 0 ..< corners.count - 1 {
+            let p0 = i == 0 ? before : corners[i - 1], p1 = corners[i], p2 = corners[i + 1], p3 = corners[min(corners.count - 1, i + 2)]
+            for s in 0 ..< steps {
+                let t = Double(s) / Double(steps), t2 = t * t, t3 = t2 * t
+                func cr(_ a: Double, _ b: Double, _ c: Double, _ d: Double) -> Double {
+                    0.5 * (2 * b + (-a + c) * t + (2 * a - 5 * b + 4 * c - d) * t2 + (-a + 3 * b - 3 * c + d) * t3)
+                }
+                curve.append(SwipePoint(x: cr(p0.x, p1.x, p2.x, p3.x), y: cr(p0.y, p1.y, p2.y, p3.y)))
+            }
+        }
+        curve.append(corners[corners.count - 1])
+        // Wobble perpendicular to the curve, zero at both ends; amplitude solved for the target length.
+        let along = Self.cumulative(curve)
+        let total = along.last!
+        let phase = Double.random(in: 0 ..< 2 * .pi, using: &rng)
+        var normals: [SwipePoint] = []
+        for i in curve.indices {
+            let a = curve[max(0, i - 1)], b = curve[min(curve.count - 1, i + 1)]
+            let dx = b.x - a.x, dy = b.y - a.y, n = max((dx * dx + dy * dy).squareRoot(), 1e-9)
+            normals.append(SwipePoint(x: -dy / n, y: dx / n))
+        }
+        func wobbled(_ amplitude: Double) -> [SwipePoint] {
+            curve.indices.map { i in
+                let u = total > 0 ? along[i] / total : 0
+                let w = amplitude * sin(.pi * u) * sin(2 * .pi * along[i] / p.wobbleWavelength + phase)
+                return SwipePoint(x: curve[i].x + w * normals[i].x, y: curve[i].y + w * normals[i].y)
+            }
+        }
+        let target = ideal * p.lengthRatioMedian * exp(p.lengthRatioSigma * rng.normal())
+        var path = curve
+        if ideal > 0, total < target {
+            var lo = 0.0, hi = 1.5
+            for _ in 0 ..< 24 {
+                let mid = (lo + hi) / 2
+                if Self.cumulative(wobbled(mid)).last! < target { lo = mid } else { hi = mid }
+            }
+            path = wobbled(lo)
+        }
+        // Sample in time: eased speed, ~60 points per second.
+        let seconds = (p.secondsBase + p.secondsPerKeyWidth * ideal) * exp(p.secondsSigma * rng.normal())
+        let count = max(2, Int((seconds * p.pointsPerSecond).rounded()) + 1)
+        let pathAlong = Self.cumulative(path)
+        let pathLength = pathAlong.last!
+        var points: [SwipePoint] = [], times: [Double] = []
+        let bounds = layout.bounds
+        var j = 0
+        for s in 0 ..< count {
+            let tau = Double(s) / Double(count - 1)
+            let eased = tau - 0.8 * sin(2 * .pi * tau) / (2 * .pi)
+            let target = eased * pathLength
+            while j < path.count - 2 && pathAlong[j + 1] < target { j += 1 }
+            let span = pathAlong[j + 1] - pathAlong[j]
+            let f = span > 0 ? min(max((target - pathAlong[j]) / span, 0), 1) : 0
+            // The keyboard reports touches inside its own bounds.
+            points.append(SwipePoint(x: min(max(path[j].x + f * (path[j + 1].x - path[j].x), bounds.minX), bounds.maxX),
+                                     y: min(max(path[j].y + f * (path[j + 1].y - path[j].y), bounds.minY), bounds.maxY)))
+            times.append((tau * seconds * 1000).rounded())
+        }
+        return (points, times)
+    }
+
+    static func cumulative(_ points: [SwipePoint]) -> [Double] {
+        var result = [0.0]
+        result.reserveCapacity(points.count)
+        for i in points.indices.dropFirst() { result.append(result[i - 1] + points[i - 1].distance(to: points[i])) }
+        return result
+    }
+}
+
+/// Statistics of a set of swipes against their words' key paths, for calibration.
+public struct SwipeStatistics: Sendable {
+    public struct Summary: Sendable {
+        public var name: String
+        public var median: Double, p5: Double, p95: Double
+        public var count: Int
+    }
+    public var summaries: [Summary]
+
+    /// The real-swipe figures issue 7 gives (name, median, 5th, 95th; nil when not given).
+    public static let reference: [(String, Double, Double?, Double?)] = [
+        ("length ratio", 1.13, 0.90, 1.52),
+        ("start offset (kw)", 0.28, nil, 0.66),
+        ("end offset (kw)", 0.44, nil, 1.29),
+        ("start direction deviation (deg)", 9.8, nil, 43),
+        ("touch below centre (key heights)", 0.1, nil, nil),
+        ("points per second", 60, nil, nil),
+        ("duration (s)", 1.0, nil, nil),
+    ]
+
+    /// Measures swipes (points in layout units, times in ms) of key paths on `layout`.
+    public init(swipes: [(keys: [UInt8], points: [SwipePoint], times: [Double])], layout: SwipeLayout) {
+        var ratio: [Double] = [], start: [Double] = [], end: [Double] = [], direction: [Double] = []
+        var below: [Double] = [], rate: [Double] = [], duration: [Double] = []
+        for s in swipes where s.points.count >= 2 {
+            let first = layout.keys[Int(s.keys[0])], last = layout.keys[Int(s.keys[s.keys.count - 1])]
+            let along = SwipeGenerator.cumulative(s.points)
+            start.append(s.points[0].distance(to: first.centre))
+            end.append(s.points[s.points.count - 1].distance(to: last.centre))
+            below.append((s.points[0].y - first.centre.y) / first.height)
+            below.append((s.points[s.points.count - 1].y - last.centre.y) / last.height)
+            let seconds = (s.times.last! - s.times.first!) / 1000
+            if seconds > 0 { rate.append(Double(s.points.count - 1) / seconds); duration.append(seconds) }
+            guard s.keys.count >= 2 else { continue }
+            let f = SwipeFeatures(keys: s.keys, layout: layout)
+            if f.length > 0 { ratio.append(along.last! / f.length) }
+            if let j = along.firstIndex(where: { $0 >= 1.0 }) {
+                let measured = atan2(s.points[j].y - s.points[0].y, s.points[j].x - s.points[0].x)
+                var d = abs(measured - f.startAngle).truncatingRemainder(dividingBy: 2 * .pi)
+                if d > .pi { d = 2 * .pi - d }
+                direction.append(d * 180 / .pi)
+            }
+        }
+        func summary(_ name: String, _ values: [Double]) -> Summary {
+            let v = values.sorted()
+            func q(_ p: Double) -> Double { v.isEmpty ? .nan : v[min(v.count - 1, Int(p * Double(v.count - 1) + 0.5))] }
+            return Summary(name: name, median: q(0.5), p5: q(0.05), p95: q(0.95), count: v.count)
+        }
+        summaries = [
+            summary("length ratio", ratio), summary("start offset (kw)", start), summary("end offset (kw)", end),
+            summary("start direction deviation (deg)", direction), summary("touch below centre (key heights)", below),
+            summary("points per second", rate), summary("duration (s)", duration),
+        ]
+    }
+
+    /// A table: measure, generated median/5th/95th, real median/5th/95th.
+    public func render() -> String {
+        var lines = ["measure                              generated: median    5th   95th |  real: median    5th   95th"]
+        for (s, r) in zip(summaries, Self.reference) {
+            func f(_ v: Double?) -> String { v.map { String(format: "%6.2f", $0) } ?? "     -" }
+            lines.append(s.name.padding(toLength: 36, withPad: " ", startingAt: 0) + "            "
+                         + [f(s.median), f(s.p5), f(s.p95)].joined(separator: " ") + " |        " + [f(r.1), f(r.2), f(r.3)].joined(separator: " "))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Swipe part of `make bench` (called by bench.sh; runs alone too): features of the en_US list
+# (bytes added, seconds), the synthetic-swipe generator's statistics next to the real-swipe
+# figures of issue 7, and the reference decoder's accuracy, filter recall and latency on one core.
+# Anchor (quoted from the "iOS Swipe" thesis, seed 003): 90.42% top-1, 96.05% top-4 on ~2,500 real
+# swipes, each filter > 99.45%, median 0.76 s per swipe on an iPhone 6s.
+# Targets: top-1 >= 90%, top-4 >= 96%, each filter >= 99.5%, p50 < 10 ms, p99 < 50 ms, max < 200 ms,
+# features <= 4 MB and < 2 s.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BIN=.build/release/lexiforge
+OUT=Artifacts/bench
+mkdir -p "$OUT"
+REPORT="${REPORT:-$OUT/report.txt}"
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+say() { echo "$*" | tee -a "$REPORT"; }
+LIST=Corpora/data/wordlists/en_US_wordlist.combined.gz
+COUNT="${SWIPES:-2000}"
+say ""
+say "## Swipe: $LIST (160,715 words), layout qwerty"
+"$BIN" wordlist import "$LIST" -o "$WORK/en_US.sqlite" --quiet
+"$BIN" swipe features "$WORK/en_US.sqlite" --layout qwerty 2>&1 | tee -a "$REPORT"
+say "(targets: <= 4 MB added, < 2 s)"
+"$BIN" swipe generate --store "$WORK/en_US.sqlite" --count "$COUNT" --seed 2026 -o "$WORK/swipes.jsonl" 2>&1 | tee -a "$REPORT"
+say "decoder on $COUNT synthetic swipes of words drawn by frequency (seed 2026), one core:"
+taskset -c 0 "$BIN" eval swipe "$WORK/en_US.sqlite" --traces "$WORK/swipes.jsonl" --misses 0 | tee -a "$REPORT"
+say "(targets: top-1 >= 90%, top-4 >= 96%, each filter >= 99.5%, p50 < 10 ms, p99 < 50 ms, max < 200 ms)"

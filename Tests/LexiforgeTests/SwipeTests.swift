@@ -1,0 +1,329 @@
+import Foundation
+import LexiforgePipeline
+import LexiforgeReader
+import LexiforgeSwipe
+import Testing
+
+/// Fixtures of Fixtures/swipe/ (see the README there).
+enum SwipeFixture {
+    static func path(_ name: String) -> String { Paths.fixture("swipe/" + name) }
+
+    /// Letters of a key path on a layout.
+    static func letters(_ path: [UInt8]?, _ layout: SwipeLayout = .qwerty) -> String? {
+        path.map { String($0.map { layout.keys[Int($0)].letter }) }
+    }
+
+    /// A dictionary of hand-picked words and frequencies.
+    static func dictionary(_ words: [(String, Int)], layout: SwipeLayout = .qwerty) -> SwipeDictionary {
+        var builder = SwipeDictionary.Builder(layout: layout)
+        for (i, (w, f)) in words.enumerated() { builder.add(word: w, id: Int64(i), frequency: f) }
+        return builder.build()
+    }
+
+    /// Points along the perfect swipe of `word`, `perSegment` per segment.
+    static func perfect(_ word: String, layout: SwipeLayout = .qwerty, perSegment: Int = 6) -> [SwipePoint] {
+        let centres = layout.keyPath(of: word)!.map { layout.keys[Int($0)].centre }
+        guard centres.count > 1 else { return [centres[0], SwipePoint(x: centres[0].x + 0.1, y: centres[0].y)] }
+        var points: [SwipePoint] = []
+        for i in 0 ..< centres.count - 1 {
+            for s in 0 ..< perSegment {
+                let t = Double(s) / Double(perSegment)
+                points.append(SwipePoint(x: centres[i].x + t * (centres[i + 1].x - centres[i].x),
+                                         y: centres[i].y + t * (centres[i + 1].y - centres[i].y)))
+            }
+        }
+        points.append(centres.last!)
+        return points
+    }
+}
+
+@Suite("swipe layouts")
+struct SwipeLayoutTests {
+    @Test("letter mapping", arguments: [
+        ("plain", "hello", "helo"),
+        ("doubled letters collapse", "off", "of"),
+        ("apostrophe skipped", "it's", "its"),
+        ("hyphen skipped", "e-mail", "email"),
+        ("acute accent to base", "café", "caf" + "e"),
+        ("umlaut to base", "über", "uber"),
+        ("sharp s to s", "Straße", "strase"),
+        ("diaeresis in the middle", "naïve", "naive"),
+        ("capitals fold", "USA", "usa"),
+        ("doubled after mapping", "aä", "a"),
+    ])
+    func mapping(_ id: String, _ word: String, _ expected: String) {
+        #expect(SwipeFixture.letters(SwipeLayout.qwerty.keyPath(of: word)) == expected, "\(id)")
+    }
+
+    @Test("words without a key path", arguments: ["MP3", "US$", "--", "'", "日本", ""])
+    func noPath(_ word: String) {
+        #expect(SwipeLayout.qwerty.keyPath(of: word) == nil)
+    }
+
+    @Test("QWERTZ keeps ü as its own key; AZERTY places a top left")
+    func builtIns() throws {
+        let qwertz = SwipeLayout.qwertz
+        #expect(SwipeFixture.letters(qwertz.keyPath(of: "über"), qwertz) == "über")
+        #expect(SwipeFixture.letters(qwertz.keyPath(of: "Straße"), qwertz) == "strase")
+        let a = SwipeLayout.azerty.keys[Int(SwipeLayout.azerty.index(of: "a")!)]
+        #expect(a.centre == SwipePoint(x: 0.5, y: 0.75))
+        #expect(throws: SwipeLayoutError.unknownLayout("dvorak")) { try SwipeLayout.named("dvorak") }
+    }
+
+    @Test("row-height ratio moves rows, not columns")
+    func rowHeight() throws {
+        let tall = try SwipeLayout.qwerty.withRowHeightRatio(1.71)
+        let z = tall.keys[Int(tall.index(of: "z")!)]
+        #expect(z.centre.x == 2.0)
+        #expect(abs(z.centre.y - 2.5 * 1.71) < 1e-12)
+        #expect(throws: SwipeLayoutError.self) { try SwipeLayout.qwerty.withRowHeightRatio(0.1) }
+    }
+
+    @Test("custom JSON layout and its stored definition round-trip")
+    func custom() throws {
+        let layout = try SwipeLayout.named(SwipeFixture.path("abc-layout.json"))
+        #expect(layout.name == "abc" && layout.keys.count == 26 && layout.rowHeightRatio == 1.3)
+        let s = layout.keys[Int(layout.index(of: "s")!)]
+        #expect(s.centre == SwipePoint(x: 1.5, y: 2.5 * 1.3))
+        let back = try SwipeLayout.fromJSON(Data(layout.jsonDefinition().utf8))
+        #expect(back == layout)
+        #expect(throws: SwipeLayoutError.self) { try SwipeLayout.fromJSON(Data("{\"rows\": [{\"keys\": \"aa\"}]}".utf8)) }
+        #expect(throws: SwipeLayoutError.self) { try SwipeLayout.fromJSON(Data("not json".utf8)) }
+    }
+}
+
+@Suite("swipe features")
+struct SwipeFeatureTests {
+    @Test("hello: h→e→l→o, checked by hand")
+    func hello() throws {
+        // h (6, 2.25), e (2.5, 0.75), l (9, 2.25), o (8.5, 0.75) with rows 1.5 key widths tall.
+        let f = try #require(SwipeFeatures(word: "hello", layout: .qwerty))
+        #expect(SwipeFixture.letters(f.keys) == "helo")
+        #expect(abs(f.length - (14.5.squareRoot() + 44.5.squareRoot() + 2.5.squareRoot())) < 1e-9)
+        #expect(abs(f.secondDistance - 14.5.squareRoot()) < 1e-9)
+        #expect(abs(f.startAngle * 180 / .pi - (-156.801)) < 0.01)
+        #expect(f.storedLength == 1206 && f.storedSecondDistance == 38)
+        #expect(abs(SwipeFeatures.startAngle(stored: f.storedStartAngle) - f.startAngle) < 2 * .pi / 512 + 1e-9)
+    }
+
+    @Test("one-key words have length 0")
+    func oneKey() throws {
+        let f = try #require(SwipeFeatures(word: "a", layout: .qwerty))
+        #expect(f.keys.count == 1 && f.length == 0 && f.secondDistance == 0)
+    }
+
+    @Test("packed key paths round-trip", arguments: [0, 1, 2, 3, 5, 8, 13, 30])
+    func pack(_ n: Int) {
+        let keys = (0 ..< n).map { UInt8(($0 * 7) % 29) }
+        let packed = SwipeFeatures.pack(keys[...], keyCount: 29)
+        #expect(packed.count == (n * 5 + 7) / 8)
+        #expect(SwipeFeatures.unpack(packed, keyCount: 29) == keys)
+        #expect(SwipeFeatures.unpack(SwipeFeatures.pack(keys[...], keyCount: 40), keyCount: 40) == keys)
+    }
+}
+
+@Suite("swipe decoder")
+struct SwipeDecoderTests {
+    static let words: [(String, Int)] = [
+        ("hello", 180), ("help", 190), ("jello", 90), ("world", 185), ("word", 186), ("the", 222),
+        ("to", 215), ("of", 214), ("still", 170), ("salt", 140), ("quick", 160), ("a", 200),
+    ]
+
+    @Test("perfect swipes decode to their word", arguments: ["world", "still", "salt", "quick", "the", "to"])
+    func perfect(_ word: String) {
+        let decoder = SwipeDecoder(dictionary: SwipeFixture.dictionary(Self.words))
+        let result = decoder.decode(SwipeFixture.perfect(word))
+        #expect(result.candidates.first?.word == word, "\(result.candidates)")
+        #expect(result.candidates.count <= 4)
+    }
+
+    @Test("the prior decides between near paths: a perfect hello is second to the more frequent help")
+    func prior() {
+        // h-e-l-o and h-e-l-p end on neighbouring keys: the DTW costs differ by about 1.5, the
+        // prior by 10 frequency steps (1.4 in ln p), so the two words come out close.
+        let decoder = SwipeDecoder(dictionary: SwipeFixture.dictionary(Self.words))
+        let words = decoder.decode(SwipeFixture.perfect("hello")).candidates.map(\.word)
+        #expect(Array(words.prefix(2)).sorted() == ["hello", "help"])
+        var rare = Self.words
+        rare[1] = ("help", 150)
+        #expect(SwipeDecoder(dictionary: SwipeFixture.dictionary(rare)).decode(SwipeFixture.perfect("hello")).candidates.first?.word == "hello")
+    }
+
+    @Test("a hand-made wobbly swipe of help beats hello; prefix cache reuses columns")
+    func handMade() {
+        // h → e → l → p with points off the straight lines.
+        let points = [(6.1, 2.4), (5.0, 1.9), (3.8, 1.3), (2.6, 0.8), (4.4, 1.3), (6.5, 1.7), (8.9, 2.3), (9.2, 1.6), (9.4, 0.9)]
+            .map { SwipePoint(x: $0.0, y: $0.1) }
+        let decoder = SwipeDecoder(dictionary: SwipeFixture.dictionary(Self.words))
+        let result = decoder.decode(points)
+        #expect(result.candidates.first?.word == "help", "\(result.candidates)")
+        #expect(result.columnsReused > 0)
+    }
+
+    @Test("filters: start point, direction, end point, length")
+    func filters() throws {
+        let dictionary = SwipeFixture.dictionary(Self.words)
+        let decoder = SwipeDecoder(dictionary: dictionary)
+        let swipe = try #require(decoder.prepare(SwipeFixture.perfect("hello")))
+        let verdicts = { (w: String) in decoder.filterVerdicts(swipe, entry: dictionary.index(of: w)!) }
+        #expect(verdicts("hello") == [true, true, true, true])
+        #expect(verdicts("quick")[0] == false)           // starts at q, far from h
+        #expect(verdicts("jello")[0] == true)            // j neighbours h
+        #expect(verdicts("world")[2] == false)           // ends at d, far from o
+        #expect(verdicts("to")[3] == false)              // far shorter than the swipe
+        let (kept, counts) = decoder.filter(swipe)
+        #expect(kept.contains(Int32(dictionary.index(of: "hello")!)))
+        #expect(counts[0] >= counts[1] && counts[1] >= counts[2] && counts[2] >= counts[3])
+    }
+
+    @Test("fewer than two points: no candidates")
+    func tooShort() {
+        let decoder = SwipeDecoder(dictionary: SwipeFixture.dictionary(Self.words))
+        #expect(decoder.decode([]).candidates.isEmpty)
+        #expect(decoder.decode([SwipePoint(x: 1, y: 1)]).candidates.isEmpty)
+        #expect(decoder.decode([SwipePoint(x: .nan, y: 1), SwipePoint(x: 2, y: 2)]).candidates.isEmpty)
+    }
+
+    @Test("threads give the same answer")
+    func threads() {
+        var options = SwipeDecoderOptions()
+        options.threads = 2
+        options.parallelThreshold = 0
+        let dictionary = SwipeFixture.dictionary(Self.words)
+        let one = SwipeDecoder(dictionary: dictionary).decode(SwipeFixture.perfect("hello"))
+        let two = SwipeDecoder(dictionary: dictionary, options: options).decode(SwipeFixture.perfect("hello"))
+        #expect(one.candidates == two.candidates)
+    }
+
+    @Test("synthetic swipes of a small lexicon decode", arguments: [UInt64(3), 11])
+    func synthetic(seed: UInt64) {
+        let decoder = SwipeDecoder(dictionary: SwipeFixture.dictionary(Self.words))
+        var generator = SwipeGenerator(layout: .qwerty, seed: seed)
+        var top1 = 0, top4 = 0
+        let rounds = 10
+        for _ in 0 ..< rounds {
+            for (word, _) in Self.words {
+                let swipe = generator.swipe(keys: SwipeLayout.qwerty.keyPath(of: word)!)
+                let got = decoder.decode(swipe.points).candidates.map(\.word)
+                if got.first == word { top1 += 1 }
+                if got.contains(word) { top4 += 1 }
+            }
+        }
+        let total = rounds * Self.words.count
+        // Drawn uniformly over deliberately confusable pairs (hello/help/jello, word/world, to/the),
+        // so top-1 is lower here than on words drawn by frequency (97% on en_US).
+        #expect(Double(top1) / Double(total) >= 0.8, "top-1 \(top1)/\(total)")
+        #expect(Double(top4) / Double(total) >= 0.95, "top-4 \(top4)/\(total)")
+    }
+}
+
+@Suite("synthetic swipes and trace files")
+struct SwipeGeneratorTests {
+    static let words = ["hello", "world", "still", "salt", "quick", "keyboard", "swipe", "the", "of", "typing",
+                        "because", "people", "through", "would", "water", "again", "under", "never", "think", "where"]
+
+    @Test("generator statistics match the real-swipe figures", arguments: [UInt64(1), 2, 3])
+    func statistics(seed: UInt64) {
+        var generator = SwipeGenerator(layout: .qwerty, seed: seed)
+        var swipes: [(keys: [UInt8], points: [SwipePoint], times: [Double])] = []
+        for i in 0 ..< 600 {
+            let keys = SwipeLayout.qwerty.keyPath(of: Self.words[i % Self.words.count])!
+            let s = generator.swipe(keys: keys)
+            swipes.append((keys, s.points, s.times))
+        }
+        let stats = SwipeStatistics(swipes: swipes, layout: .qwerty).summaries
+        let expected: [(Double, Double)] = [(1.13, 0.05), (0.28, 0.07), (0.44, 0.1), (9.8, 4), (0.1, 0.05), (60, 3)]
+        for (s, (median, tolerance)) in zip(stats, expected) {
+            #expect(abs(s.median - median) <= tolerance, "\(s.name): \(s.median) vs \(median)")
+        }
+        // These test words are longer than the average swiped word (about a second each).
+        #expect((0.5 ... 2.0).contains(stats[6].median), "duration \(stats[6].median)")
+    }
+
+    @Test("the same seed gives the same swipe")
+    func seeded() {
+        var a = SwipeGenerator(layout: .qwerty, seed: 42), b = SwipeGenerator(layout: .qwerty, seed: 42)
+        let keys = SwipeLayout.qwerty.keyPath(of: "hello")!
+        #expect(a.swipe(keys: keys).points == b.swipe(keys: keys).points)
+    }
+
+    @Test("trace lines round-trip through pixels")
+    func roundTrip() throws {
+        var generator = SwipeGenerator(layout: .qwerty, seed: 5)
+        let s = generator.swipe(keys: SwipeLayout.qwerty.keyPath(of: "world")!)
+        let line = SwipeTraceWriter.line(word: "world", layout: .qwerty, points: s.points, times: s.times)
+        let trace = try SwipeTraceReader.parse(line, line: 1, layout: .qwerty)
+        #expect(trace.word == "world" && trace.points.count == s.points.count)
+        for (a, b) in zip(trace.points, s.points) { #expect(a.distance(to: b) < 0.01) }
+    }
+
+    @Test("bad trace lines: messages with line numbers or a defined answer")
+    func badInput() throws {
+        let (traces, errors) = try SwipeTraceReader.read(path: SwipeFixture.path("bad-traces.jsonl"), layout: .qwerty)
+        #expect(errors.map(\.line) == [2, 5])
+        #expect(errors[0].description.contains("bad-traces.jsonl:2: malformed JSON"))
+        #expect(errors[1].reason.contains("missing \"keys\""))
+        #expect(traces.map(\.line) == [1, 3, 4])
+        let nearest = { (p: SwipePoint) in SwipeLayout.qwerty.keys.min { $0.centre.distance(to: p) < $1.centre.distance(to: p) }!.letter }
+        #expect(traces[0].points.map(nearest) == ["t", "o"])
+        #expect(traces[1].points.count == 1)
+        let decoder = SwipeDecoder(dictionary: SwipeFixture.dictionary(SwipeDecoderTests.words))
+        #expect(decoder.decode(traces[1].points).candidates.isEmpty)
+        #expect(traces[2].points.count == 2)
+        #expect(traces[2].warnings.count == 2)
+        #expect(throws: SwipeTraceError.self) { try SwipeTraceReader.read(path: "/nonexistent.jsonl", layout: .qwerty) }
+    }
+}
+
+@Suite("swipe features in a store")
+struct SwipeStoreTests {
+    @Test("features round-trip through the store; words without a path are skipped")
+    func roundTrip() throws {
+        let folder = try TemporaryFolder("lexiforge-swipe")
+        let store = folder.file("tiny.sqlite")
+        _ = try WordlistImport.run(WordlistImportConfig(inputs: [SwipeFixture.path("tiny.combined")], output: store),
+                                   progress: StageProgress(quiet: true))
+        let report = try SwipeFeatureBuild.run(storePath: store, layout: .qwerty)
+        #expect(report.words == 15 && report.skipped == 1 && report.skippedExamples == ["MP3"])
+        // Again: replaces, does not duplicate.
+        _ = try SwipeFeatureBuild.run(storePath: store, layout: .qwerty)
+        let opened = try TrainedStore(path: store)
+        #expect(try opened.swipeLayouts() == ["qwerty"])
+        let dictionary = try opened.swipeDictionary(layout: "qwerty")
+        #expect(dictionary.count == 15)
+        for word in ["hello", "still", "café", "it's", "off", "of", "to", "quick"] {
+            let i = try #require(dictionary.index(of: word))
+            let f = SwipeFeatures(word: word, layout: .qwerty)!
+            #expect(Array(dictionary.path(i)) == f.keys, "\(word)")
+        }
+        let decoder = SwipeDecoder(dictionary: dictionary)
+        #expect(decoder.decode(SwipeFixture.perfect("still")).candidates.first?.word == "still")
+        #expect(throws: SwipeStoreError.self) { try opened.swipeDictionary(layout: "azerty") }
+    }
+}
+
+@Suite("swipe on ../shared/data", .enabled(if: WordlistFixtureSwipe.available, "../shared/data/wordlists/en_US_wordlist.combined.gz is absent"))
+struct SwipeIntegrationTests {
+    @Test("en_US: every word but a handful has features; synthetic swipes decode")
+    func enUS() throws {
+        let folder = try TemporaryFolder("lexiforge-swipe-en")
+        let store = folder.file("en_US.sqlite")
+        _ = try WordlistImport.run(WordlistImportConfig(inputs: [WordlistFixtureSwipe.list], output: store), progress: StageProgress(quiet: true))
+        let report = try SwipeFeatureBuild.run(storePath: store, layout: .qwerty)
+        #expect(report.words + report.skipped == 160_715 && report.skipped < 20)
+        #expect(report.bytesAfter - report.bytesBefore <= 4 * 1_048_576)
+        var config = SwipeGenerate.Config(storePath: store, layout: .qwerty)
+        config.count = 100
+        config.seed = 9
+        let (lines, _, _) = try SwipeGenerate.run(config)
+        let traces = folder.file("t.jsonl")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: traces, atomically: true, encoding: .utf8)
+        let eval = try SwipeEval.run(storePath: store, tracesPath: traces, layout: nil, options: SwipeDecoderOptions())
+        #expect(eval.swipes == 100 && eval.top4 >= 90)
+    }
+}
+
+enum WordlistFixtureSwipe {
+    static let list = Paths.sharedData.appendingPathComponent("wordlists/en_US_wordlist.combined.gz").path
+    static var available: Bool { FileManager.default.fileExists(atPath: list) }
+}
