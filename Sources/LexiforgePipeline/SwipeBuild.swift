@@ -36,7 +36,7 @@ public enum SwipeGenerate {
 
     /// JSON lines and the generator's statistics.
     public static func run(_ config: Config) throws -> (lines: [String], statistics: SwipeStatistics, skipped: [String]) {
-        var rng = SeededGenerator(seed: config.seed ^ 0x5157_4950_4557_4F52)
+        var rng = SplitMix64(seed: config.seed ^ 0x5157_4950_4557_4F52)
         var words = config.words
         if words.isEmpty {
             guard let path = config.storePath else { throw SwipeStoreError.noFeatures("(no store)", config.layout.name) }

@@ -1,24 +1,6 @@
 import Foundation
 import LexiforgeReader
 
-/// A small, fast, seedable generator (SplitMix64): the same seed gives the same swipes everywhere.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// A standard normal deviate (Box–Muller).
-    public mutating func normal() -> Double {
-        let u = Double.random(in: Double.ulpOfOne ..< 1, using: &self), v = Double.random(in: 0 ..< 1, using: &self)
-        return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
-    }
-}
-
 /// Synthetic swipes: realistic noisy swipes of a word's key path, seeded.
 ///
 /// A swipe starts near the first key (log-normal offset, median ``Parameters/startOffsetMedian``),
@@ -52,11 +34,11 @@ public struct SwipeGenerator: Sendable {
 
     public var layout: SwipeLayout
     public var parameters: Parameters
-    public var rng: SeededGenerator
+    public var rng: SplitMix64
 
     public init(layout: SwipeLayout, seed: UInt64, parameters: Parameters = Parameters()) {
         self.layout = layout
-        self.rng = SeededGenerator(seed: seed)
+        self.rng = SplitMix64(seed: seed)
         self.parameters = parameters
     }
 

@@ -182,7 +182,7 @@ struct HMMViterbiTests {
 @Suite("HMM: Baum-Welch")
 struct HMMBaumWelchTests {
     static func randomCorpus(seed: UInt64, sentences: Int, vocabulary: Int) -> BaumWelchCorpus {
-        var rng = LexiforgeHMM.SplitMix64(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var tokens: [Int32] = [], ends: [Int] = []
         for _ in 0..<sentences {
             let length = 1 + Int(rng.next() % 12)

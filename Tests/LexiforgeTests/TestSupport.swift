@@ -1,5 +1,6 @@
 import Foundation
 import LexiforgeCorpus
+import LexiforgeReader
 import Testing
 
 #if canImport(Glibc)
@@ -99,19 +100,6 @@ func readAllLines(
 }
 
 var isRoot: Bool { geteuid() == 0 }
-
-/// A deterministic pseudo-random generator (SplitMix64) for seeded tests.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 // MARK: - Running the lexiforge executable
 
