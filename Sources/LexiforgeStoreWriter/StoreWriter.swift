@@ -140,61 +140,71 @@ public enum StoreWriter {
         let topTables = model != nil && (topLists ?? (rows >= StoreSchema.topContinuationThreshold))
         let statements = StoreSchema.creationStatements(
             order: counts.order, languageModel: model != nil, topTables: topTables, wordClasses: columns != nil)
+        try build(file, pageSize: pageSize(for: counts, lexicon: lexicon)) { db in
+            for sql in statements
+            where !sql.hasPrefix("CREATE UNIQUE INDEX") && !sql.hasPrefix("CREATE INDEX") {
+                try db.execute(sql: sql)
+            }
+            let metaInsert = try db.makeStatement(sql: "INSERT INTO meta(key, value) VALUES (?, ?)")
+            for key in meta.keys.sorted() { try metaInsert.execute(arguments: [key, meta[key]!]) }
+            if let model {
+                let wordInsert = try db.makeStatement(sql: "INSERT INTO word(id, text, count, logprob, backoff) VALUES (?, ?, ?, ?, ?)")
+                for (id, word) in counts.words.enumerated() {
+                    try wordInsert.execute(arguments: [
+                        id, word, Int64(counts.unigramCounts[id]),
+                        quantized(model.unigramLogProb[id]), quantized(model.unigramLogBackoff[id]),
+                    ])
+                }
+            } else {
+                let wordInsert = try RawStatement(db, "INSERT INTO word(id, text, count) VALUES (?, ?, ?)")
+                for (id, word) in counts.words.enumerated() {
+                    wordInsert.int(1, Int64(id)); wordInsert.text(2, word); wordInsert.int(3, Int64(counts.unigramCounts[id]))
+                    try wordInsert.step()
+                }
+            }
+            if let columns {
+                let classInsert = try db.makeStatement(sql: "INSERT INTO word_class(word, lemma, script) VALUES (?, ?, ?)")
+                for id in counts.words.indices {
+                    try classInsert.execute(arguments: [id, columns.lemmas[id], Int64(columns.scripts[id])])
+                }
+            }
+            for (k, table) in counts.tables.enumerated() {
+                try insert(table, logProbs: model?.logProbs[k],
+                           logBackoffs: model.flatMap { k < $0.logBackoffs.count ? $0.logBackoffs[k] : nil },
+                           into: StoreSchema.ngramTable(order: table.n), db: db)
+                if topTables, let model { try insertTopLists(table, logProbs: model.logProbs[k], db: db) }
+            }
+            if let lexicon { try LexiconRows.insert(lexicon, words: counts.words, db: db) }
+            for sql in statements
+            where sql.hasPrefix("CREATE UNIQUE INDEX") || sql.hasPrefix("CREATE INDEX") {
+                try db.execute(sql: sql)
+            }
+        }
+    }
+
+    /// The one sequence every new store is built by: a fresh temporary file with bulk-load
+    /// settings, `fill` in one transaction, then a repack (pages full, about a tenth smaller), then
+    /// the application id and schema version stamped last, then the rename over the destination.
+    /// On any failure the temporary file is removed and the destination stays as it was.
+    static func build(
+        _ file: AtomicStoreFile, pageSize: Int, fill: (Database) throws -> Void
+    ) throws(StoreWriteError) {
         do {
             var configuration = Configuration()
             configuration.journalMode = .default
             let queue = try DatabaseQueue(path: file.temporaryPath, configuration: configuration)
             try queue.writeWithoutTransaction { db in
                 try db.execute(sql: """
-                    PRAGMA page_size = \(pageSize(for: counts, lexicon: lexicon));
+                    PRAGMA page_size = \(pageSize);
                     PRAGMA journal_mode = OFF;
                     PRAGMA synchronous = OFF;
                     PRAGMA locking_mode = EXCLUSIVE;
                     PRAGMA cache_size = -65536;
                     """)
                 try db.inTransaction {
-                    for sql in statements
-                    where !sql.hasPrefix("CREATE UNIQUE INDEX") && !sql.hasPrefix("CREATE INDEX") {
-                        try db.execute(sql: sql)
-                    }
-                    let metaInsert = try db.makeStatement(sql: "INSERT INTO meta(key, value) VALUES (?, ?)")
-                    for key in meta.keys.sorted() { try metaInsert.execute(arguments: [key, meta[key]!]) }
-                    if let model {
-                        let wordInsert = try db.makeStatement(sql: "INSERT INTO word(id, text, count, logprob, backoff) VALUES (?, ?, ?, ?, ?)")
-                        for (id, word) in counts.words.enumerated() {
-                            try wordInsert.execute(arguments: [
-                                id, word, Int64(counts.unigramCounts[id]),
-                                quantized(model.unigramLogProb[id]), quantized(model.unigramLogBackoff[id]),
-                            ])
-                        }
-                    } else {
-                        let wordInsert = try RawStatement(db, "INSERT INTO word(id, text, count) VALUES (?, ?, ?)")
-                        for (id, word) in counts.words.enumerated() {
-                            wordInsert.int(1, Int64(id)); wordInsert.text(2, word); wordInsert.int(3, Int64(counts.unigramCounts[id]))
-                            try wordInsert.step()
-                        }
-                    }
-                    if let columns {
-                        let classInsert = try db.makeStatement(sql: "INSERT INTO word_class(word, lemma, script) VALUES (?, ?, ?)")
-                        for id in counts.words.indices {
-                            try classInsert.execute(arguments: [id, columns.lemmas[id], Int64(columns.scripts[id])])
-                        }
-                    }
-                    for (k, table) in counts.tables.enumerated() {
-                        try insert(table, logProbs: model?.logProbs[k],
-                                   logBackoffs: model.flatMap { k < $0.logBackoffs.count ? $0.logBackoffs[k] : nil },
-                                   into: StoreSchema.ngramTable(order: table.n), db: db)
-                        if topTables, let model { try insertTopLists(table, logProbs: model.logProbs[k], db: db) }
-                    }
-                    if let lexicon { try LexiconRows.insert(lexicon, words: counts.words, db: db) }
-                    for sql in statements
-                    where sql.hasPrefix("CREATE UNIQUE INDEX") || sql.hasPrefix("CREATE INDEX") {
-                        try db.execute(sql: sql)
-                    }
+                    try fill(db)
                     return .commit
                 }
-                // Repack every b-tree so pages are full (about a tenth smaller), then stamp the
-                // version: a store without it is refused by every reader.
                 try db.execute(sql: "VACUUM")
                 try db.execute(sql: "PRAGMA application_id = \(StoreSchema.applicationID)")
                 try db.execute(sql: "PRAGMA user_version = \(StoreSchema.version)")
