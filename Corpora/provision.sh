@@ -2,8 +2,10 @@
 # Provision the corpora and wordlists of Corpora/manifest.tsv into Corpora/data/.
 #
 # For each entry: keep Corpora/data/<file> if its sha256 already matches; otherwise copy it
-# from $SHARED_DATA/<file> when that exists (../shared/data beside the clone), otherwise
-# download it from the entry's public url. Every file is checked against the manifest's
+# from $SHARED_DATA/<file> when that exists (../shared/data beside the clone), or unpack
+# $SHARED_DATA/<file>.gz when only a gzipped copy is there (the manifest then names the file as
+# published upstream, so its url and sha256 are the upstream ones), otherwise download it from
+# the entry's public url. Every file is checked against the manifest's
 # sha256 and a mismatch stops with a message naming the file and both digests.
 # Usage: Corpora/provision.sh [NAME...]   (no names: every entry)
 set -euo pipefail
@@ -25,6 +27,9 @@ while IFS=$'\t' read -r name file sha license source url; do
   if [ -f "$shared/$file" ]; then
     cp "$shared/$file" "$tmp"
     from="$shared/$file"
+  elif [ -f "$shared/$file.gz" ]; then
+    gzip -dc "$shared/$file.gz" >"$tmp"
+    from="$shared/$file.gz (unpacked)"
   else
     echo "provision: $name: downloading $url" >&2
     if ! curl -fsSL --retry 3 -o "$tmp" "$url"; then

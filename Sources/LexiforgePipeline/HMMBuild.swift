@@ -30,6 +30,10 @@ public struct HMMBuildConfig: Sendable {
     public var tagColumn: TagColumn = .upos
     /// Unsupervised: lowercase the text before training (classes of words, not of spellings).
     public var lowercase = true
+    /// Unsupervised: how the text is split and tokenized; nil is the default of `lexiforge hmm`
+    /// (``lowercase``, punctuation kept). `train` passes the model's options, so the classes are
+    /// learned over exactly the tokens of the n-grams they sit beside.
+    public var text: TextOptions?
     /// Unsupervised: words seen fewer times share the `<unk>` emission.
     public var minCount = 2
     /// How files are read (invalid UTF-8, Gutenberg boilerplate).
@@ -46,6 +50,8 @@ public struct HMMBuildConfig: Sendable {
 
 /// What an HMM build did.
 public struct HMMBuildReport: Sendable {
+    /// The inputs as read (path, sha256, bytes).
+    public var files: [CorpusFileSummary] = []
     public var sentences: Int
     public var tokens: Int
     public var states: Int
@@ -59,21 +65,53 @@ public struct HMMBuildReport: Sendable {
     public var warnings: [String]
 }
 
+/// Trained hidden Markov tables, not yet written.
+public struct HMMTraining: Sendable {
+    /// Word ids are indexes into `tables.words` (reserved tokens first).
+    public var tables: HMMTables
+    /// Provenance for a store of its own (`lexiforge hmm`), with ``StoreSchema/MetaKey/hmm``.
+    public var meta: [String: String]
+    /// JSON for ``StoreSchema/MetaKey/hmm``: how the tables were trained (beside n-grams, the
+    /// store's other meta rows describe the n-grams).
+    public var description: String
+    /// `storeBytes` is 0 until a store is written.
+    public var report: HMMBuildReport
+}
+
 /// Tagged or plain corpora in, a store of hidden Markov tables out.
 ///
 /// In: ``HMMBuildConfig``. Out: the store at `config.output` (written atomically; see
 /// ``StoreSchema/HMM``) and an ``HMMBuildReport``. Every input is read even after one fails, every
 /// malformed line is reported as `file:line: problem`, and nothing is written unless all were good.
+/// `lexiforge train` calls ``train(_:progress:)`` instead and writes the tables beside the n-grams.
 public enum HMMBuild {
     public static func run(_ config: HMMBuildConfig, progress: StageProgress) throws -> HMMBuildReport {
+        try checkInputs(config)
+        let file = try AtomicStoreFile.prepare(path: config.output)
+        let trained = try train(config, progress: progress, stages: 3)
+        progress.stage(3, of: 3, "Writing \(config.output)")
+        try StoreWriter.write(hmm: trained.tables, meta: trained.meta, to: file)
+        progress.endStage()
+        var report = trained.report
+        report.storeBytes = (try? FileManager.default.attributesOfItem(atPath: config.output)[.size] as? Int) ?? 0
+        return report
+    }
+
+    /// Reads the inputs and trains the tables without writing a store: stages 1 and 2 of `stages`.
+    /// - Throws: ``PipelineError`` with every problem of every input.
+    public static func train(_ config: HMMBuildConfig, progress: StageProgress, stages: Int = 2) throws -> HMMTraining {
+        try checkInputs(config)
+        switch config.mode {
+        case .supervised(let hmm): return try supervised(config, hmm, progress: progress, stages: stages)
+        case .unsupervised(let bw): return try unsupervised(config, bw, progress: progress, stages: stages)
+        }
+    }
+
+    /// Every input exists and is a readable file (all problems at once), before anything is read.
+    static func checkInputs(_ config: HMMBuildConfig) throws {
         guard !config.inputs.isEmpty else { throw PipelineError("no corpus given; name at least one file") }
         let problems = config.inputs.compactMap(NgramBuild.checkInput)
         if !problems.isEmpty { throw PipelineError(problems) }
-        let file = try AtomicStoreFile.prepare(path: config.output)
-        switch config.mode {
-        case .supervised(let hmm): return try supervised(config, hmm, file: file, progress: progress)
-        case .unsupervised(let bw): return try unsupervised(config, bw, file: file, progress: progress)
-        }
     }
 
     /// Reads every tagged file into `body`; throws all problems together.
@@ -97,28 +135,29 @@ public enum HMMBuild {
         return (summaries, warnings)
     }
 
-    static func supervised(_ config: HMMBuildConfig, _ hmm: SupervisedHMMConfig, file: AtomicStoreFile, progress: StageProgress) throws -> HMMBuildReport {
-        progress.stage(1, of: 3, "Reading \(config.inputs.count) tagged file(s)")
+    static func supervised(_ config: HMMBuildConfig, _ hmm: SupervisedHMMConfig, progress: StageProgress, stages: Int) throws -> HMMTraining {
+        progress.stage(1, of: stages, "Reading \(config.inputs.count) tagged file(s)")
         let trainer = SupervisedHMMTrainer(config: hmm)
         let (summaries, warnings) = try readTagged(config.inputs, format: config.format, column: config.tagColumn,
                                                    config: config, progress: progress) { trainer.add(words: $0, tags: $1) }
-        progress.stage(2, of: 3, "Estimating transitions, emissions and the suffix model")
+        progress.stage(2, of: stages, "Estimating transitions, emissions and the suffix model")
         let tables = trainer.finish()
         typealias P = StoreSchema.HMMParameter
         let lambdas = [P.lambda1, P.lambda2, P.lambda3].map { tables.parameters[$0] ?? 0 }
         progress.say("  \(tables.stateCount - 1) tags, \(tables.words.count - 3) words; λ = \(lambdas.map { String(format: "%.3f", $0) }.joined(separator: ", ")); θ = \(String(format: "%.4f", tables.parameters[P.suffixTheta] ?? 0))")
-        progress.stage(3, of: 3, "Writing \(config.output)")
         var meta = provenance(config, files: summaries.compactMap(\.file), tokens: trainer.tokens, sentences: trainer.sentences, vocabulary: tables.words.count)
         meta[StoreSchema.MetaKey.textOptions] = "{\"tagset\":\"\(config.tagColumn.rawValue)\",\"lowercase\":false,\"tokenizer\":\"given\"}"
-        try StoreWriter.write(hmm: tables, meta: meta, to: file)
-        progress.endStage()
-        return report(tables, sentences: trainer.sentences, tokens: trainer.tokens, lambdas: lambdas, logLikelihoods: [],
-                      output: config.output, warnings: warnings)
+        let description = "{\"training\":\"supervised\",\"tagset\":\"\(config.tagColumn.rawValue)\",\"inputs\":\(meta[StoreSchema.MetaKey.inputs]!),\"sentences\":\(trainer.sentences),\"tokens\":\(trainer.tokens)}"
+        meta[StoreSchema.MetaKey.hmm] = description
+        return HMMTraining(tables: tables, meta: meta, description: description,
+                           report: report(tables, files: summaries.compactMap(\.file), sentences: trainer.sentences, tokens: trainer.tokens,
+                                          lambdas: lambdas, logLikelihoods: [], warnings: warnings))
     }
 
-    static func unsupervised(_ config: HMMBuildConfig, _ bw: BaumWelchConfig, file: AtomicStoreFile, progress: StageProgress) throws -> HMMBuildReport {
-        progress.stage(1, of: 3, "Reading \(config.inputs.count) file(s) of plain text")
-        var splitter = SentenceSplitter(options: TextOptions(lowercase: config.lowercase, keepPunctuation: true))
+    static func unsupervised(_ config: HMMBuildConfig, _ bw: BaumWelchConfig, progress: StageProgress, stages: Int) throws -> HMMTraining {
+        progress.stage(1, of: stages, "Reading \(config.inputs.count) file(s) of plain text")
+        let text = config.text ?? TextOptions(lowercase: config.lowercase, keepPunctuation: true)
+        var splitter = SentenceSplitter(options: text)
         var index: [String: Int32] = [:]
         var names: [String] = []
         var tokens: [Int32] = []
@@ -150,7 +189,7 @@ public enum HMMBuild {
                 progress.say("  \(path): \(tokens.count) tokens so far")
             } catch let error as CorpusError {
                 errors.append(error.description)
-                splitter = SentenceSplitter(options: TextOptions(lowercase: config.lowercase, keepPunctuation: true))
+                splitter = SentenceSplitter(options: text)
             }
         }
         if config.strict { errors += warnings.map { $0 + " (an error under --strict)" } }
@@ -175,7 +214,7 @@ public enum HMMBuild {
         let wordCounts = [unknownCount, Int64(ends.count), Int64(ends.count)] + kept.map { counts[$0] }
         let corpus = BaumWelchCorpus(tokens: tokens, sentenceEnds: ends, vocabularySize: words.count)
 
-        progress.stage(2, of: 3, "Baum-Welch: \(bw.states) states, \(tokens.count) tokens, \(words.count) words, seed \(bw.seed)")
+        progress.stage(2, of: stages, "Baum-Welch: \(bw.states) states, \(tokens.count) tokens, \(words.count) words, seed \(bw.seed)")
         let trainer = BaumWelch(corpus: corpus, config: bw)
         var previous = -Double.infinity
         for iteration in 1...max(bw.iterations, 1) {
@@ -188,23 +227,22 @@ public enum HMMBuild {
             if previous.isFinite && (perToken - previous) < bw.tolerance { break }
             previous = perToken
         }
-        let tables = trainer.tables(words: words, wordCounts: wordCounts, lowercase: config.lowercase)
+        let tables = trainer.tables(words: words, wordCounts: wordCounts, lowercase: text.lowercase)
 
-        progress.stage(3, of: 3, "Writing \(config.output)")
         var meta = provenance(config, files: summaries, tokens: tokens.count, sentences: ends.count, vocabulary: words.count)
-        meta[StoreSchema.MetaKey.textOptions] = "{\"lowercase\":\(config.lowercase),\"keep_punctuation\":true,\"min_count\":\(config.minCount),\"replace_invalid_utf8\":\(config.corpus.replaceInvalidUTF8),\"strip_gutenberg\":\(config.corpus.stripGutenberg),\"tokenizer\":\"keyboard\"}"
-        try StoreWriter.write(hmm: tables, meta: meta, to: file)
-        progress.endStage()
-        return report(tables, sentences: ends.count, tokens: tokens.count, lambdas: [], logLikelihoods: trainer.logLikelihoods,
-                      output: config.output, warnings: warnings)
+        meta[StoreSchema.MetaKey.textOptions] = "{\(text.jsonMembers),\"min_count\":\(config.minCount),\"replace_invalid_utf8\":\(config.corpus.replaceInvalidUTF8),\"strip_gutenberg\":\(config.corpus.stripGutenberg)}"
+        let description = "{\"training\":\"baum-welch\",\"states\":\(bw.states),\"seed\":\(bw.seed),\"iterations\":\(trainer.logLikelihoods.count - 1),\"min_count\":\(config.minCount),\"inputs\":\(meta[StoreSchema.MetaKey.inputs]!),\"sentences\":\(ends.count),\"tokens\":\(tokens.count)}"
+        meta[StoreSchema.MetaKey.hmm] = description
+        return HMMTraining(tables: tables, meta: meta, description: description,
+                           report: report(tables, files: summaries, sentences: ends.count, tokens: tokens.count, lambdas: [],
+                                          logLikelihoods: trainer.logLikelihoods, warnings: warnings))
     }
 
-    static func report(_ tables: HMMTables, sentences: Int, tokens: Int, lambdas: [Double], logLikelihoods: [Double],
-                       output: String, warnings: [String]) -> HMMBuildReport {
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
-        return HMMBuildReport(sentences: sentences, tokens: tokens, states: tables.stateCount - 1, vocabulary: tables.words.count,
+    static func report(_ tables: HMMTables, files: [CorpusFileSummary], sentences: Int, tokens: Int, lambdas: [Double], logLikelihoods: [Double],
+                       warnings: [String]) -> HMMBuildReport {
+        return HMMBuildReport(files: files, sentences: sentences, tokens: tokens, states: tables.stateCount - 1, vocabulary: tables.words.count,
                               emissions: tables.emissions.count, lambdas: lambdas, logLikelihoods: logLikelihoods,
-                              storeBytes: bytes, warnings: warnings)
+                              storeBytes: 0, warnings: warnings)
     }
 
     static func provenance(_ config: HMMBuildConfig, files: [CorpusFileSummary], tokens: Int, sentences: Int, vocabulary: Int) -> [String: String] {

@@ -62,7 +62,9 @@ public enum LemmatizerBuild {
 public enum TaggerLoader {
     public static func open(_ path: String, beam: Double? = nil) throws -> any PartOfSpeechTagger {
         let store = try TrainedStore(path: path)
-        let options = store.meta[StoreSchema.MetaKey.textOptions] ?? ""
+        // Beside n-grams the `hmm` row describes the tagger; stores of `lexiforge hmm` before it
+        // existed say it in `text_options`.
+        let options = store.meta[StoreSchema.MetaKey.hmm] ?? store.meta[StoreSchema.MetaKey.textOptions] ?? ""
         guard options.contains("\"tagset\":\"upos\"") else {
             throw PipelineError("\(path): the lemmatizer needs a UPOS tagger, and this store's tags are not UPOS (text_options \(options.isEmpty ? "missing" : options)); build one with `lexiforge hmm --tagged TREEBANK.conllu -o \(path)`")
         }

@@ -1,4 +1,6 @@
 import Foundation
+import LexiforgeCorpus
+import LexiforgeHMM
 import LexiforgeText
 import LexiforgeReader
 
@@ -82,8 +84,13 @@ public struct CorpusManifest: Sendable {
 /// "keyboard"), `normalization` ("none", "nfc" or "nfkc", default "none"), `straight_quotes` and
 /// `number_class` (default false), and `word_classes` (default false: the indexed lemma and
 /// script columns) with `lemma_training` (manifest names of CoNLL-U files the lemmatizer learns
-/// from, beside WordNet; only with `word_classes`). Unknown keys are an error, so a typo never
-/// silently changes a model.
+/// from, beside WordNet; only with `word_classes`). Hidden Markov tables go beside the n-grams
+/// with `hmm_tagged` (manifest names of tagged corpora, CoNLL-U or `word/TAG` text: a supervised
+/// tagger, as `lexiforge hmm --tagged`; `hmm_tagset` "upos" or "xpos", default "upos"; needs
+/// `"lowercase": false`, since a tagger reads words as written) or `hmm_states` (K word classes
+/// learned by Baum-Welch over the model's own corpora and tokens; `hmm_seed`, default 1, and
+/// `hmm_iterations`, default 20). Unknown keys are an error, so a typo never silently changes a
+/// model.
 public struct ModelFile: Sendable, Equatable {
     public var name: String
     public var description: String
@@ -107,13 +114,20 @@ public struct ModelFile: Sendable, Equatable {
     public var wordClasses = false
     /// Manifest names of the lemmatizer's CoNLL-U training files.
     public var lemmaTraining: [String] = []
+    /// Manifest names of tagged corpora for a supervised tagger beside the n-grams.
+    public var hmmTagged: [String] = []
+    public var hmmTagset: TagColumn = .upos
+    /// K word classes by Baum-Welch over the corpora (nil: none).
+    public var hmmStates: Int?
+    public var hmmSeed: UInt64 = 1
+    public var hmmIterations = 20
 
     public static let knownKeys: Set<String> = [
         "name", "description", "corpora", "order", "lowercase", "keep_punctuation", "replace_invalid_utf8",
         "wordlists", "frequency_source", "list_weight", "min_corpus_count",
         "language_model", "min_count", "prune", "vocab_size",
         "tokenizer", "normalization", "straight_quotes", "number_class", "word_classes", "lemma_training",
-        "swipe_layouts",
+        "swipe_layouts", "hmm_tagged", "hmm_tagset", "hmm_states", "hmm_seed", "hmm_iterations",
     ]
 
     public init(path: String) throws {
@@ -165,6 +179,29 @@ public struct ModelFile: Sendable, Equatable {
             }
             if !wordClasses { problems.append("\(path): \"lemma_training\" needs \"word_classes\": true (the lemmas go in the word_class table)") }
         }
+        if let raw = dict["hmm_tagged"] {
+            if let names = raw as? [String], !names.isEmpty { hmmTagged = names } else {
+                problems.append("\(path): \"hmm_tagged\" must be a non-empty array of manifest names of tagged corpora (CoNLL-U or word/TAG text)")
+            }
+            if lowercase { problems.append("\(path): \"hmm_tagged\" needs \"lowercase\": false (a tagger reads words as written; a front end lowercases its own queries)") }
+        }
+        hmmTagset = choice("hmm_tagset", default: TagColumn.upos)
+        func positive(_ key: String) -> Int? {
+            guard let raw = dict[key] else { return nil }
+            if let value = raw as? Int, value >= 1 { return value }
+            problems.append("\(path): \"\(key)\" must be a positive integer, not \(raw)")
+            return nil
+        }
+        hmmStates = positive("hmm_states")
+        if let seed = positive("hmm_seed") { hmmSeed = UInt64(seed) }
+        if let iterations = positive("hmm_iterations") { hmmIterations = iterations }
+        if hmmStates != nil && !hmmTagged.isEmpty {
+            problems.append("\(path): \"hmm_tagged\" and \"hmm_states\" exclude each other (a store holds one hidden Markov model); choose one")
+        }
+        if hmmStates == nil && (dict["hmm_seed"] != nil || dict["hmm_iterations"] != nil) {
+            problems.append("\(path): \"hmm_seed\" and \"hmm_iterations\" are Baum-Welch options; add \"hmm_states\": K")
+        }
+        if dict["hmm_tagset"] != nil && hmmTagged.isEmpty { problems.append("\(path): \"hmm_tagset\" needs \"hmm_tagged\"") }
         let wordlistKeys = Self.parseWordlistKeys(dict, path: path)
         problems += wordlistKeys.problems
         let languageModel = dict["language_model"] == nil ? false : dict["language_model"] as? Bool
@@ -203,8 +240,8 @@ public struct ModelFile: Sendable, Equatable {
 /// `lexiforge train MODEL -o STORE`: every stage of one shipped model.
 ///
 /// In: a model file and the manifest beside it (corpora provisioned into `data/` by
-/// `make corpora`). Out: the store. Stages today: the n-gram counts; later stages (language
-/// model, HMM, wordlist, swipe features) join here as they land.
+/// `make corpora`). Out: the store: the wordlists' lexicon, the hidden Markov tables, the n-gram
+/// counts and language model, then the swipe features, all over one `word` table.
 public enum Train {
     public static func run(modelPath: String, output: String, strict: Bool, progress: StageProgress) throws -> NgramBuildReport {
         let model = try ModelFile(path: modelPath)
@@ -213,9 +250,12 @@ public enum Train {
         let manifest = try CorpusManifest(path: manifestPath)
         var inputs: [String] = []
         var lemmaInputs: [String] = []
+        var taggedInputs: [String] = []
         var expected: [String: String] = [:]
         var problems: [String] = []
-        for (name, isLemmaTraining) in model.corpora.map({ ($0, false) }) + model.lemmaTraining.map({ ($0, true) }) {
+        enum Use { case corpus, lemmaTraining, tagged }
+        for (name, use) in model.corpora.map({ ($0, Use.corpus) }) + model.lemmaTraining.map({ ($0, Use.lemmaTraining) })
+            + model.hmmTagged.map({ ($0, Use.tagged) }) {
             guard let entry = manifest.entry(named: name) else {
                 problems.append("\(modelPath): corpus \"\(name)\" is not in \(manifestPath); add it there or fix the name")
                 continue
@@ -224,7 +264,11 @@ public enum Train {
             if !FileManager.default.fileExists(atPath: path) {
                 problems.append("\(path): corpus \"\(name)\" is not provisioned; run `make corpora` (it copies or downloads and checks sha256)")
             }
-            if isLemmaTraining { lemmaInputs.append(path) } else { inputs.append(path) }
+            switch use {
+            case .corpus: inputs.append(path)
+            case .lemmaTraining: lemmaInputs.append(path)
+            case .tagged: taggedInputs.append(path)
+            }
             expected[path] = entry.sha256
         }
         if !problems.isEmpty { throw PipelineError(problems) }
@@ -249,6 +293,7 @@ public enum Train {
         config.vocabularySize = model.vocabSize
         progress.say("model \(model.name): \(model.description)")
         let layouts = try model.swipeLayouts.map { try SwipeLayout.named($0) }
+        config.hmm = try trainHMM(model, tagged: taggedInputs, corpora: config, expected: expected, progress: progress)
         var report = try NgramBuild.run(config, progress: progress)
         for layout in layouts {
             let swipe = try SwipeFeatureBuild.run(storePath: output, layout: layout)
@@ -256,5 +301,39 @@ public enum Train {
             report.storeBytes = swipe.bytesAfter
         }
         return report
+    }
+
+    /// The hidden Markov tables the model asks for, trained before the n-grams so their words
+    /// join the one vocabulary; nil when it asks for none.
+    static func trainHMM(_ model: ModelFile, tagged: [String], corpora: NgramBuildConfig, expected: [String: String],
+                         progress: StageProgress) throws -> HMMTraining? {
+        let mode: HMMBuildConfig.Mode
+        let inputs: [String]
+        if !tagged.isEmpty {
+            mode = .supervised(SupervisedHMMConfig())
+            inputs = tagged
+            progress.say("hidden Markov tables: a \(model.hmmTagset.rawValue) tagger from \(tagged.count) tagged file(s)")
+        } else if let states = model.hmmStates {
+            var bw = BaumWelchConfig(states: states)
+            bw.seed = model.hmmSeed
+            bw.iterations = model.hmmIterations
+            mode = .unsupervised(bw)
+            inputs = corpora.inputs
+            progress.say("hidden Markov tables: \(states) word classes by Baum-Welch over the corpora")
+        } else {
+            return nil
+        }
+        var config = HMMBuildConfig(mode: mode, inputs: inputs, output: corpora.output)
+        config.tagColumn = model.hmmTagset
+        config.text = corpora.text
+        config.corpus = corpora.corpus
+        config.strict = corpora.strict
+        let training = try HMMBuild.train(config, progress: progress)
+        var problems: [String] = []
+        for file in training.report.files where expected[file.path].map({ $0 != file.sha256 }) ?? false {
+            problems.append("\(file.path): sha256 is \(file.sha256) but the manifest says \(expected[file.path]!); provision it again with `make corpora`")
+        }
+        if !problems.isEmpty { throw PipelineError(problems) }
+        return training
     }
 }

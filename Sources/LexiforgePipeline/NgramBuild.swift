@@ -43,6 +43,10 @@ public struct NgramBuildConfig: Sendable {
     /// Where the lemmas of the `word.lemma` column come from (with ``wordClasses``); nil leaves
     /// the column NULL (every word its own lemma). Default: WordNet when installed.
     public var lemmatizer: LemmatizerSource? = LemmatizerSource.wordNetIfInstalled
+    /// Hidden Markov tables to store beside the n-grams (`train` with `hmm_tagged` or
+    /// `hmm_states`): their words join the vocabulary (count 0 when the corpora never saw them),
+    /// so the store keeps one id per word.
+    public var hmm: HMMTraining?
 
     public init(inputs: [String], output: String) {
         self.inputs = inputs
@@ -104,7 +108,15 @@ public enum NgramBuild {
             (counts, lexicon, mergeSummary) = (merged.counts, merged.lexicon, merged.summary)
         }
 
+        var hmm: HMMTables?
+        if let training = config.hmm {
+            let attached = attach(training.tables, to: counts)
+            (counts, hmm) = (attached.counts, attached.tables)
+            progress.say("  hidden Markov tables: \(training.tables.stateCount - 1) states; \(attached.added) of their \(training.tables.words.count - Int(StoreSchema.ReservedID.firstWord)) words were not in the corpora and join the vocabulary with count 0")
+        }
+
         var meta = provenance(config: config, summaries: summaries, counts: counts)
+        if let training = config.hmm { meta[StoreSchema.MetaKey.hmm] = training.description }
         if let lexicon, let mergeSummary {
             meta[StoreSchema.LexiconMetaKey.entries] = String(lexicon.entries.count)
             meta[StoreSchema.LexiconMetaKey.merge] = mergeSummary
@@ -115,8 +127,12 @@ public enum NgramBuild {
             let model = LanguageModelStage.estimate(counts, options: config.estimation, progress: progress)
             progress.stage(4, of: stages, "Writing \(config.output)")
             meta[StoreSchema.MetaKey.languageModel] = LanguageModelStage.describe(model, options: config.estimation, vocabularySize: config.vocabularySize)
+            guard model.counts.words == counts.words else {
+                throw PipelineError("internal: estimation changed the vocabulary (\(counts.words.count) → \(model.counts.words.count) words); please report it")
+            }
             try StoreWriter.write(model: model, lexicon: lexicon, meta: meta,
-                                  words: config.wordClasses ? wordColumns(model.counts.words, lemmatizer: lemmatizer) : nil, to: file)
+                                  words: config.wordClasses ? wordColumns(model.counts.words, lemmatizer: lemmatizer) : nil,
+                                  hmm: hmm, to: file)
             written = model.counts
         } else {
             if config.estimation.minCounts.contains(where: { $0 > 1 }) || config.estimation.entropyThreshold > 0 {
@@ -124,7 +140,8 @@ public enum NgramBuild {
             }
             progress.stage(3, of: stages, "Writing \(config.output)")
             try StoreWriter.write(counts: counts, lexicon: lexicon, meta: meta,
-                                  words: config.wordClasses ? wordColumns(counts.words, lemmatizer: lemmatizer) : nil, to: file)
+                                  words: config.wordClasses ? wordColumns(counts.words, lemmatizer: lemmatizer) : nil,
+                                  hmm: hmm, to: file)
         }
         progress.endStage()
         let bytes = (try? FileManager.default.attributesOfItem(atPath: config.output)[.size] as? Int) ?? 0
@@ -168,6 +185,30 @@ public enum NgramBuild {
         for warning in warnings where !config.strict { progress.say("warning: \(warning)") }
         if !errors.isEmpty { throw PipelineError(errors) }
         return (summaries, warnings)
+    }
+
+    /// `tables` over the vocabulary of `counts`: each of their words takes its id in `counts`, and
+    /// the words the corpora never saw are appended with count 0 (in the tables' order: by
+    /// training count, so the ids stay deterministic). Returns how many were appended.
+    static func attach(_ tables: HMMTables, to counts: NgramCounts) -> (counts: NgramCounts, tables: HMMTables, added: Int) {
+        var counts = counts
+        var idOf: [String: Int32] = [:]
+        idOf.reserveCapacity(counts.words.count)
+        for (id, word) in counts.words.enumerated() { idOf[word] = Int32(id) }
+        let reserved = Int(StoreSchema.ReservedID.firstWord)
+        var newID = [Int32](repeating: 0, count: tables.words.count)
+        var added = 0
+        for (i, word) in tables.words.enumerated() {
+            if i < reserved { newID[i] = Int32(i); continue }
+            if let id = idOf[word] { newID[i] = id; continue }
+            newID[i] = Int32(counts.words.count)
+            idOf[word] = newID[i]
+            counts.words.append(word)
+            counts.unigramCounts.append(0)
+            added += 1
+        }
+        let remapped = tables.remapped(to: counts.words, counts: counts.unigramCounts.map { Int64($0) }, newID: newID)
+        return (counts, remapped, added)
     }
 
     /// The `word.lemma` and `word.script` columns: tag-free lemmas (NULL when the word is its own

@@ -12,8 +12,13 @@ public struct WordlistImportConfig: Sendable {
     public var output: String
     /// Warnings (duplicates, CRLF, a plain file named .gz...) become errors.
     public var strict = false
-    /// Fills lemma and script class (the text-processing stage plugs in here).
-    public var enrichment = LexiconEnrichment.none
+    /// Write the `word_class` table: every word's tag-free lemma and script class, indexed, so a
+    /// front end finds a list's words by lemma or script (see ``StoreSchema``). Off by default: it
+    /// is not part of the round trip and adds about 2 MB for en_US.
+    public var wordClasses = false
+    /// Where the lemmas come from (with ``wordClasses``): WordNet when installed, and CoNLL-U
+    /// treebanks when given.
+    public var lemmatizer: LemmatizerSource? = LemmatizerSource.wordNetIfInstalled
 
     public init(inputs: [String], output: String) {
         self.inputs = inputs
@@ -27,36 +32,6 @@ public struct WordlistImportReport: Sendable {
     public var entries: Int
     public var warnings: [WordlistDiagnostic]
     public var storeBytes: Int
-}
-
-/// The hook through which the text-processing stage fills a lexicon's `lemma` and `scriptClass`
-/// columns. Until that stage is wired in, ``none`` leaves them NULL.
-///
-/// ```swift
-/// var config = WordlistImportConfig(inputs: [list], output: store)
-/// config.enrichment = LexiconEnrichment(lemma: { lemmatizer.lemma(of: $0) },
-///                                       scriptClass: { ScriptClassifier.classify($0).rawValue })
-/// ```
-public struct LexiconEnrichment: Sendable {
-    public var lemma: (@Sendable (String) -> String?)?
-    public var scriptClass: (@Sendable (String) -> String?)?
-
-    public init(lemma: (@Sendable (String) -> String?)? = nil, scriptClass: (@Sendable (String) -> String?)? = nil) {
-        self.lemma = lemma
-        self.scriptClass = scriptClass
-    }
-
-    public static let none = LexiconEnrichment()
-
-    /// Fills the two columns of every entry the hooks give a value for.
-    public func apply(to lexicon: inout Lexicon) {
-        guard lemma != nil || scriptClass != nil else { return }
-        for i in lexicon.entries.indices {
-            let word = lexicon.entries[i].word
-            if let lemma { lexicon.entries[i].lemma = lemma(word) }
-            if let scriptClass { lexicon.entries[i].scriptClass = scriptClass(word) }
-        }
-    }
 }
 
 /// Wordlists in, a store with their lexicon out: read (streaming, every problem collected) →
@@ -82,19 +57,24 @@ public enum WordlistImport {
             problems.append("no store written; fix the list(s) and import again")
             throw PipelineError(problems)
         }
-        var lexicon = read.lexicon
+        let lexicon = read.lexicon
         for summary in read.files {
             progress.say("  \(summary.path): \(summary.entries) entries, \(summary.lines) lines, \(megabytes(summary.textBytes)) of text")
         }
 
         progress.stage(2, of: 3, "Assigning ids to \(lexicon.entries.count) words")
-        config.enrichment.apply(to: &lexicon)
         let counts = vocabulary(of: lexicon)
+        var columns: StoreWriter.WordColumns?
+        if config.wordClasses {
+            let lemmatizer = try config.lemmatizer.map(LemmatizerBuild.make)
+            columns = NgramBuild.wordColumns(counts.words, lemmatizer: lemmatizer)
+        }
 
         progress.stage(3, of: 3, "Writing \(config.output)")
         var meta = WordlistImport.provenance(files: read.files, counts: counts, lexicon: lexicon)
         meta[StoreSchema.MetaKey.order] = "1"
-        try StoreWriter.write(counts: counts, lexicon: lexicon, meta: meta, to: file)
+        if config.wordClasses, let lemmatizer = config.lemmatizer { meta[StoreSchema.MetaKey.lemmatizer] = lemmatizer.json }
+        try StoreWriter.write(counts: counts, lexicon: lexicon, meta: meta, words: columns, to: file)
         progress.endStage()
         let bytes = (try? FileManager.default.attributesOfItem(atPath: config.output)[.size] as? Int) ?? 0
         return WordlistImportReport(files: read.files, entries: lexicon.entries.count,

@@ -159,3 +159,20 @@ public enum WordShape: UInt8, Sendable, CaseIterable, Comparable {
         return .lower
     }
 }
+
+extension HMMTables {
+    /// The same tables over another vocabulary: word `i` of ``words`` becomes word `newID[i]` of
+    /// `vocabulary` (whose counts replace ``wordCounts``). `lexiforge train` uses it to put a
+    /// tagger's tables beside n-grams, in the store's one `word` table.
+    /// - Precondition: `newID` has one id per word, each an index of `vocabulary` holding the same text.
+    public func remapped(to vocabulary: [String], counts: [Int64], newID: [Int32]) -> HMMTables {
+        precondition(newID.count == words.count && vocabulary.count == counts.count, "one new id per word, one count per new word")
+        var copy = self
+        copy.words = vocabulary
+        copy.wordCounts = counts
+        for i in copy.emissions.indices { copy.emissions[i].word = newID[Int(copy.emissions[i].word)] }
+        for i in copy.lexical.indices { copy.lexical[i].word = newID[Int(copy.lexical[i].word)] }
+        for i in copy.emissions2.indices { copy.emissions2[i].word = newID[Int(copy.emissions2[i].word)] }
+        return copy
+    }
+}

@@ -76,15 +76,10 @@ public struct LexiconEntry: Sendable, Equatable {
     public var attributes: LexiconAttributes
     public var extraKeys: [ExtraKey]
     public var children: [Child]
-    /// Filled by the text-processing stage (lemmatizer); nil until it runs.
-    public var lemma: String?
-    /// Filled by the text-processing stage (script classifier); nil until it runs.
-    public var scriptClass: String?
 
     public init(
         word: String, frequency: Int, originalFrequency: Int? = nil, flags: String? = nil,
-        attributes: LexiconAttributes = [], extraKeys: [ExtraKey] = [], children: [Child] = [],
-        lemma: String? = nil, scriptClass: String? = nil
+        attributes: LexiconAttributes = [], extraKeys: [ExtraKey] = [], children: [Child] = []
     ) {
         self.word = word
         self.frequency = frequency
@@ -93,8 +88,6 @@ public struct LexiconEntry: Sendable, Equatable {
         self.attributes = attributes
         self.extraKeys = extraKeys
         self.children = children
-        self.lemma = lemma
-        self.scriptClass = scriptClass
     }
 
     /// The `whitelist=` value (the autocorrect target), if the entry has one.

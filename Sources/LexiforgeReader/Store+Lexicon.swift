@@ -127,7 +127,7 @@ extension TrainedStore {
             let runs = try Row.fetchAll(db, sql: "SELECT firstId, frequency FROM lexiconFrequency ORDER BY firstId")
                 .map { (first: $0[0] as Int64, frequency: $0[1] as Int?) }
             var details: [Int64: Row] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT wordId, originalFrequency, flags, attributes, lemma, scriptClass FROM lexiconDetail") {
+            for row in try Row.fetchAll(db, sql: "SELECT wordId, originalFrequency, flags, attributes FROM lexiconDetail") {
                 details[row[0]] = row
             }
             for (r, run) in runs.enumerated() {
@@ -142,8 +142,6 @@ extension TrainedStore {
                         entry.originalFrequency = attributes.contains(.noOriginalFrequency) ? nil : ((detail[1] as Int?) ?? frequency)
                         entry.flags = detail[2]
                         entry.attributes = attributes.subtracting(.noOriginalFrequency)
-                        entry.lemma = detail[4]
-                        entry.scriptClass = detail[5]
                     }
                     index[id] = lexicon.entries.count
                     lexicon.entries.append(entry)

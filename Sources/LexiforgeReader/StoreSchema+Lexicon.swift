@@ -10,14 +10,15 @@ import Foundation
 ///   `firstId <= id`; NULL marks ids without a lexicon entry (reserved tokens, bigram targets or
 ///   corpus words outside the list). Ids follow the list (or merged) frequency order, so a list
 ///   costs one row per distinct frequency (223 for en_US) instead of one per word.
-/// - `lexiconDetail(wordId, originalFrequency, flags, attributes, lemma, scriptClass)`: only the
+/// - `lexiconDetail(wordId, originalFrequency, flags, attributes)`: only the
 ///   entries that differ from the common case (`originalFreq=` equal to `f=`, `flags=` present and
-///   empty, no ``LexiconAttributes``, no lemma or script class): 4,991 of 160,715 en_US entries. In
+///   empty, no ``LexiconAttributes``): 4,991 of 160,715 en_US entries. In
 ///   a row, `originalFrequency` is `originalFreq=`, NULL when equal to the frequency unless
 ///   ``LexiconAttributes/noOriginalFrequency`` says the key is absent; `flags` is NULL when the line
-///   has no `flags=`; `attributes` holds ``LexiconAttributes`` bits. `lemma` and `scriptClass` are
-///   filled by the text-processing stage (NULL until it runs; see `LexiconEnrichment` in
-///   LexiforgePipeline, the hook that stage plugs into). Entries are in id order, which is export order.
+///   has no `flags=`; `attributes` holds ``LexiconAttributes`` bits. Entries are in id order, which
+///   is export order. A word's lemma and script class are not lexicon columns: they are the shared
+///   `word_class` table's (one row per word id, indexed), which stores built with word classes
+///   have (`wordlist import --word-classes`, or `train` with `"word_classes": true`).
 /// - `lexiconKey(wordId, position, key, value)`: keys of an entry line without a column of their
 ///   own (`whitelist=`, unknown keys), verbatim, with their position among the line's keys.
 /// - `lexiconShortcut(wordId, position, target, frequency, extra)`, `lexiconBigram(wordId, position,
@@ -35,11 +36,13 @@ import Foundation
 ///   one short range scan, not a sort of thousands of rows.
 /// - `lexiconScale(frequency, probability)`: the 256 values of p = 1.15^(f − 255).
 /// - View `lexicon_view`: one row per entry: word text, frequency, probability, originalFrequency
-///   and flags decoded (the common case filled in).
+///   and flags decoded (the common case filled in), and the lemma and script name from
+///   `word_class` (NULL in stores without word classes).
 ///
 /// Schema version 3 replaced version 2's one `lexicon` row per entry (2.45 MB for en_US) with
 /// `lexiconFrequency` + `lexiconDetail` (122,880 bytes): measured with dbstat in
-/// `Tests/Bench/bench-wordlist.sh`.
+/// `Tests/Bench/bench-wordlist.sh`. Version 4 dropped `lexiconDetail`'s lemma and script
+/// columns for the `word_class` table.
 extension StoreSchema {
     /// The frequency of the word whose id is the SQL expression `id` (NULL: no lexicon entry).
     public static func lexiconFrequencySQL(of id: String) -> String {
@@ -47,10 +50,9 @@ extension StoreSchema {
     }
 
     /// Whether an entry is the common case and gets no `lexiconDetail` row: `originalFreq=` equal
-    /// to `f=`, `flags=` present and empty, no attributes, lemma or script class.
+    /// to `f=`, `flags=` present and empty, no attributes.
     public static func lexiconNeedsDetail(_ entry: LexiconEntry) -> Bool {
-        !(entry.originalFrequency == entry.frequency && entry.flags == "" && entry.attributes.isEmpty
-          && entry.lemma == nil && entry.scriptClass == nil)
+        !(entry.originalFrequency == entry.frequency && entry.flags == "" && entry.attributes.isEmpty)
     }
 
     /// Completions stored per hot prefix in `lexiconPrefix`.
@@ -68,7 +70,8 @@ extension StoreSchema {
     }
 
     /// The statements that create the lexicon tables and views, in execution order (indexes last).
-    public static func lexiconCreationStatements() -> [String] {
+    /// `wordClasses`: the store has the `word_class` table, which `lexicon_view` then shows.
+    public static func lexiconCreationStatements(wordClasses: Bool = false) -> [String] {
         [
             """
             CREATE TABLE lexiconFrequency (
@@ -81,9 +84,7 @@ extension StoreSchema {
                 wordId INTEGER PRIMARY KEY REFERENCES word(id),
                 originalFrequency INTEGER CHECK (originalFrequency >= 0),
                 flags TEXT,
-                attributes INTEGER NOT NULL DEFAULT 0 CHECK (attributes >= 0),
-                lemma TEXT,
-                scriptClass TEXT
+                attributes INTEGER NOT NULL DEFAULT 0 CHECK (attributes >= 0)
             )
             """,
             """
@@ -163,11 +164,14 @@ extension StoreSchema {
                        (coalesce(d.attributes, 0) & \(LexiconAttributes.possiblyOffensive.rawValue)) != 0 AS possiblyOffensive,
                        (coalesce(d.attributes, 0) & \(LexiconAttributes.notInList.rawValue)) != 0 AS notInList,
                        (SELECT value FROM lexiconKey AS k WHERE k.wordId = w.id AND k.key = 'whitelist') AS whitelist,
-                       w.count AS corpusCount, d.lemma, d.scriptClass
+                       w.count AS corpusCount, \(wordClasses ? "coalesce(c.lemma, w.text) AS lemma, n.name AS script" : "NULL AS lemma, NULL AS script")
                 FROM word AS w
                 JOIN lexiconFrequency AS r ON r.firstId = (SELECT max(firstId) FROM lexiconFrequency WHERE firstId <= w.id)
                 JOIN lexiconScale AS s ON s.frequency = r.frequency
-                LEFT JOIN lexiconDetail AS d ON d.wordId = w.id
+                LEFT JOIN lexiconDetail AS d ON d.wordId = w.id\(wordClasses ? """
+
+                LEFT JOIN word_class AS c ON c.word = w.id LEFT JOIN script_name AS n ON n.id = c.script
+                """ : "")
             """,
         ]
     }

@@ -19,8 +19,9 @@
 /// - `bigram(w1, w2, count)`, `trigram(w1, w2, w3, count)`, `fourgram(...)`, `fivegram(...)`:
 ///   `WITHOUT ROWID` tables keyed by the id tuple, present up to the store's order.
 /// - Views `unigram_view`, `bigram_view`, ... that show words instead of ids.
-/// - Version 2 adds the hidden Markov tables (`hmm_*`, see ``StoreSchema/HMM``), present only in
-///   stores built by `lexiforge hmm`, and the `lexicon*` tables of a keyboard wordlist
+/// - Version 2 adds the hidden Markov tables (`hmm_*`, see ``StoreSchema/HMM``), present in
+///   stores built by `lexiforge hmm` and beside the n-grams in stores `train` builds from a model
+///   with `hmm_tagged` or `hmm_states` (meta row `hmm` says how they were trained), and the `lexicon*` tables of a keyboard wordlist
 ///   (``lexiconCreationStatements()``), in stores built from one; word ids then follow the list
 ///   (or merged) frequency order.
 /// - Language model (version 2, stores built with `--language-model`, which have a
@@ -39,11 +40,13 @@
 ///   in stores built with `--word-classes`.
 /// - Version 3 stores a lexicon's frequencies run-length encoded and only its uncommon entries'
 ///   details (``lexiconCreationStatements()``).
+/// - Version 4: a lexicon word's lemma and script class live in `word_class` only (version 3 also
+///   had two always-empty columns for them in `lexiconDetail`).
 /// - Stores may also hold the swipe tables (`swipeLayout`, `swipeFeature`, see
 ///   ``swipeCreationStatements()``), added by `lexiforge swipe features` or `swipe_layouts` in a model.
 public enum StoreSchema {
     /// Bumped whenever a table, column, index or view changes meaning or shape.
-    public static let version = 3
+    public static let version = 4
 
     /// Names of the `word.script` codes (index = code), as LexiforgeText's `ScriptClass` defines them.
     public static let scriptNames = [
@@ -120,6 +123,9 @@ public enum StoreSchema {
         public static let languageModel = "language_model"
         /// JSON object: where the `word.lemma` column's lemmatizer learned (`training` files, `wordnet` folder).
         public static let lemmatizer = "lemmatizer"
+        /// JSON object: how the `hmm_*` tables were trained (`training` "supervised" with `tagset`,
+        /// or "baum-welch" with `states` and `seed`; `inputs`, `sentences`, `tokens`).
+        public static let hmm = "hmm"
         /// Only written when the environment sets `SOURCE_DATE_EPOCH`, so builds stay byte-identical.
         public static let created = "created"
     }

@@ -14,8 +14,8 @@ import LexiforgeReader
 /// need one, and the derived `lexiconPrefix` top lists. Raw prepared statements with integer binds:
 /// 160,000 entries take a fraction of a second.
 enum LexiconRows {
-    static func insert(_ lexicon: Lexicon, words: [String], db: Database) throws {
-        for sql in StoreSchema.lexiconCreationStatements() { try db.execute(sql: sql) }
+    static func insert(_ lexicon: Lexicon, words: [String], wordClasses: Bool, db: Database) throws {
+        for sql in StoreSchema.lexiconCreationStatements(wordClasses: wordClasses) { try db.execute(sql: sql) }
         // Ids by word. Usually entry i sits at id firstWord + i (an import) and no lookup is needed;
         // the table is built only when that guess fails or a bigram needs its target's id.
         var idTable: [String: Int64]?
@@ -65,7 +65,7 @@ enum LexiconRows {
             if let f = frequencyOf[id] { run.int(2, Int64(f)) } else { run.null(2) }
             try run.step()
         }
-        let main = try RawStatement(db, "INSERT INTO lexiconDetail(wordId, originalFrequency, flags, attributes, lemma, scriptClass) VALUES (?, ?, ?, ?, ?, ?)")
+        let main = try RawStatement(db, "INSERT INTO lexiconDetail(wordId, originalFrequency, flags, attributes) VALUES (?, ?, ?, ?)")
         let key = try RawStatement(db, "INSERT INTO lexiconKey(wordId, position, key, value) VALUES (?, ?, ?, ?)")
         let shortcut = try RawStatement(db, "INSERT INTO lexiconShortcut(wordId, position, target, frequency, extra) VALUES (?, ?, ?, ?, ?)")
         let bigram = try RawStatement(db, "INSERT INTO lexiconBigram(wordId, position, nextWordId, frequency, extra) VALUES (?, ?, ?, ?, ?)")
@@ -81,8 +81,6 @@ enum LexiconRows {
                 var attributes = entry.attributes
                 if entry.originalFrequency == nil { attributes.insert(.noOriginalFrequency) } else { attributes.remove(.noOriginalFrequency) }
                 main.int(4, Int64(attributes.rawValue))
-                if let lemma = entry.lemma { main.text(5, lemma) } else { main.null(5) }
-                if let script = entry.scriptClass { main.text(6, script) } else { main.null(6) }
                 try main.step()
             }
             for extra in entry.extraKeys {

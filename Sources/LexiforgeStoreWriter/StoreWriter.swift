@@ -116,24 +116,26 @@ public enum StoreWriter {
     /// Writes a counts-only store (the foundation layout: no `logprob`/`backoff` columns).
     /// `lexicon`, when given, fills the `lexicon*` tables (``StoreSchema/lexiconCreationStatements()``);
     /// every entry's word must be in `counts.words`. `words`, when given, fills the `word_class` table.
+    /// `hmm`, when given, adds the hidden Markov tables (``StoreSchema/HMM``); its word ids must be
+    /// ids of `counts.words`.
     public static func write(
         counts: NgramCounts, lexicon: Lexicon? = nil, meta: [String: String], words columns: WordColumns? = nil,
-        to file: AtomicStoreFile
+        hmm: HMMTables? = nil, to file: AtomicStoreFile
     ) throws(StoreWriteError) {
-        try write(counts: counts, model: nil, lexicon: lexicon, columns: columns, meta: meta, to: file)
+        try write(counts: counts, model: nil, lexicon: lexicon, columns: columns, hmm: hmm, meta: meta, to: file)
     }
 
     /// Writes a store with the language model's probabilities and backoffs next to the counts.
     /// `topLists` overrides the size rule for the `_top` tables (tests use it on small stores).
     public static func write(
         model: LanguageModel, lexicon: Lexicon? = nil, meta: [String: String], words columns: WordColumns? = nil,
-        to file: AtomicStoreFile, topLists: Bool? = nil
+        hmm: HMMTables? = nil, to file: AtomicStoreFile, topLists: Bool? = nil
     ) throws(StoreWriteError) {
-        try write(counts: model.counts, model: model, lexicon: lexicon, columns: columns, meta: meta, to: file, topLists: topLists)
+        try write(counts: model.counts, model: model, lexicon: lexicon, columns: columns, hmm: hmm, meta: meta, to: file, topLists: topLists)
     }
 
     static func write(
-        counts: NgramCounts, model: LanguageModel?, lexicon: Lexicon?, columns: WordColumns?,
+        counts: NgramCounts, model: LanguageModel?, lexicon: Lexicon?, columns: WordColumns?, hmm: HMMTables?,
         meta: [String: String], to file: AtomicStoreFile, topLists: Bool? = nil
     ) throws(StoreWriteError) {
         let rows = counts.words.count + counts.tables.reduce(0) { $0 + $1.entryCount }
@@ -174,7 +176,8 @@ public enum StoreWriter {
                            into: StoreSchema.ngramTable(order: table.n), db: db)
                 if topTables, let model { try insertTopLists(table, logProbs: model.logProbs[k], db: db) }
             }
-            if let lexicon { try LexiconRows.insert(lexicon, words: counts.words, db: db) }
+            if let lexicon { try LexiconRows.insert(lexicon, words: counts.words, wordClasses: columns != nil, db: db) }
+            if let hmm { try insertHMM(hmm, db: db) }
             for sql in statements
             where sql.hasPrefix("CREATE UNIQUE INDEX") || sql.hasPrefix("CREATE INDEX") {
                 try db.execute(sql: sql)

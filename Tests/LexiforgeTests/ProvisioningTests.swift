@@ -86,4 +86,21 @@ struct ProvisioningTests {
         #expect(result.stderr.contains("download failed from https://invalid.invalid/tiny.txt"))
         #expect(!FileManager.default.fileExists(atPath: dest))
     }
+
+    @Test("when the shared folder holds only a gzipped copy, it is unpacked and checked against the plain file's sha256")
+    func unpacksGzippedCopy() throws {
+        let (root, shared, script, dest) = try setUp(sharedContents: try tinyText)
+        _ = root
+        let plain = shared + "/corpora/tiny.txt"
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gzip.arguments = ["-n", plain]   // replaces tiny.txt by tiny.txt.gz
+        try gzip.run()
+        gzip.waitUntilExit()
+        #expect(!FileManager.default.fileExists(atPath: plain))
+        let result = try run(script, shared: shared)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("(unpacked)"))
+        #expect(FileManager.default.contents(atPath: dest) == FileManager.default.contents(atPath: Paths.fixture("tiny.txt")))
+    }
 }

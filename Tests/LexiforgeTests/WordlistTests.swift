@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LexiforgeCorpus
 import LexiforgePipeline
 import LexiforgeReader
@@ -213,6 +214,29 @@ struct WordlistStoreTests {
         let lexicon = try store.lexicon()
         #expect(lexicon.entries.map(\.word).prefix(3) == ["the", "this", "that"])
         #expect(lexicon.entries.first { $0.word == "that" }?.originalFrequency == 190)
+    }
+
+    @Test("--word-classes: lemma and script class of every entry in word_class, shown by lexicon_view")
+    func wordClasses() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("classes.sqlite")
+        var config = WordlistImportConfig(inputs: [WordlistFixture.path("tiny.combined")], output: path)
+        config.wordClasses = true
+        config.lemmatizer = nil   // tag-free, no WordNet: every word its own lemma, so the test needs no install
+        _ = try WordlistImport.run(config, progress: StageProgress(quiet: true))
+        let rows = try DatabaseQueue(path: path).read { db in
+            try Row.fetchAll(db, sql: "SELECT word, lemma, script FROM lexicon_view WHERE word IN ('über', 'one,two', 'the') ORDER BY id")
+                .map { "\($0[0] as String)|\($0[1] as String)|\($0[2] as String)" }
+        }
+        #expect(rows == ["the|the|latin", "über|über|latin", "one,two|one,two|latin"])
+        // Without the option the view keeps its columns, NULL.
+        let plain = try WordlistFixture.importStore([WordlistFixture.path("tiny.combined")], in: folder)
+        let lemma = try DatabaseQueue(path: plain).read { db in try Row.fetchOne(db, sql: "SELECT lemma, script FROM lexicon_view WHERE word = 'the'") }
+        #expect(lemma?[0] as String? == nil && lemma?[1] as String? == nil)
+        // The round trip does not depend on it.
+        let out = folder.file("out.combined")
+        _ = try WordlistExport.run(store: path, output: out, progress: StageProgress(quiet: true))
+        #expect(try WordlistFixture.text(of: out) == Array(try String(contentsOfFile: WordlistFixture.path("tiny.combined"), encoding: .utf8).utf8))
     }
 
     struct CompletionCase: Sendable, CustomTestStringConvertible {
