@@ -57,6 +57,7 @@ public final class AtomicStoreFile {
         guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
             throw .outputDirectoryMissing(dir)
         }
+        removeAbandonedTemporaries(of: url)
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)").path
         unlink(temporary)
@@ -65,6 +66,20 @@ public final class AtomicStoreFile {
         close(fd)
         unlink(temporary)
         return AtomicStoreFile(path: path, temporaryPath: temporary, kind: kind)
+    }
+
+    /// Removes the temporary files (`.NAME.tmp-PID`, with any journal) that a writer of the same
+    /// destination left behind when it was killed (`kill -9`, power loss): those whose process no
+    /// longer exists. A live writer's file is left alone.
+    static func removeAbandonedTemporaries(of url: URL) {
+        let dir = url.deletingLastPathComponent().path
+        let prefix = ".\(url.lastPathComponent).tmp-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let digits = name.dropFirst(prefix.count).prefix { $0.isASCII && $0.isNumber }
+            guard let pid = Int32(digits), pid != ProcessInfo.processInfo.processIdentifier else { continue }
+            if kill(pid, 0) == -1 && errno == ESRCH { unlink(dir + "/" + name) }
+        }
     }
 
     private let kind: String

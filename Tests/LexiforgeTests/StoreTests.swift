@@ -251,6 +251,21 @@ struct StoreTests {
         return counter.finish()
     }
 
+    @Test("a writer killed earlier left its temporary file: the next one removes it, a live writer's stays")
+    func abandonedTemporaryFiles() throws {
+        let dead = folder.file(".tiny.sqlite.tmp-2147483646")      // above any pid_max: no such process
+        let deadJournal = dead + "-journal"
+        let live = folder.file(".tiny.sqlite.tmp-1")               // init is always running
+        let other = folder.file(".other.sqlite.tmp-2147483646")    // another store's: not ours to touch
+        for path in [dead, deadJournal, live, other] { try Data("x".utf8).write(to: URL(fileURLWithPath: path)) }
+        let file = try AtomicStoreFile.prepare(path: storePath)
+        try StoreWriter.write(counts: Self.smallCounts(), meta: ["k": "v"], to: file)
+        #expect(!FileManager.default.fileExists(atPath: dead))
+        #expect(!FileManager.default.fileExists(atPath: deadJournal))
+        #expect(FileManager.default.fileExists(atPath: live))
+        #expect(FileManager.default.fileExists(atPath: other))
+    }
+
     @Test("the writer fails mid-write: the existing store stays, the temporary file goes")
     func writerFailsMidWrite() throws {
         let before = try Data(contentsOf: URL(fileURLWithPath: storePath))
