@@ -33,6 +33,8 @@ public final class ByteSource {
     public private(set) var gzip = false
     private var stream = z_stream()
     private var streamEnded = false
+    /// Reading the zero padding after the last member.
+    private var inPadding = false
 
     public init(path: String) throws(CorpusError) {
         self.path = path
@@ -102,6 +104,16 @@ public final class ByteSource {
                 continue
             }
             if streamEnded {
+                // Zero bytes after the last member (tape or block padding) end the file, as gzip
+                // reads them; anything after the padding is garbage.
+                if inPadding || raw[rawStart] == 0 {
+                    inPadding = true
+                    while rawStart < rawEnd && raw[rawStart] == 0 { rawStart += 1 }
+                    if rawStart < rawEnd {
+                        throw .corruptGzip(path, "byte offset \(storedBytes - (rawEnd - rawStart)): data after the zero padding that follows the last gzip member")
+                    }
+                    continue
+                }
                 // Another gzip member follows (or trailing garbage, which zlib will reject).
                 inflateReset(&stream)
                 streamEnded = false

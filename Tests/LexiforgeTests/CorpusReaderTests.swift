@@ -144,6 +144,23 @@ struct CorpusReaderTests {
         #expect(reported == path)
     }
 
+    @Test("zero padding after the last gzip member ends the file; data after the padding is .corruptGzip")
+    func gzipZeroPadding() throws {
+        let folder = try TemporaryFolder()
+        let gzip = try Data(contentsOf: URL(fileURLWithPath: Paths.fixture("tiny.txt.gz")))
+        let padded = folder.file("padded.txt.gz")
+        try (gzip + Data(repeating: 0, count: 300_000)).write(to: URL(fileURLWithPath: padded))   // longer than one 256 KiB read
+        #expect(try readAllLines(padded).0 == Tiny.lines)
+        let garbage = folder.file("garbage.txt.gz")
+        try (gzip + Data(repeating: 0, count: 10) + Data("x".utf8)).write(to: URL(fileURLWithPath: garbage))
+        let error = #expect(throws: CorpusError.self) { try readAllLines(garbage) }
+        guard case .corruptGzip(_, let reason)? = error else {
+            Issue.record("expected .corruptGzip, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("byte offset \(gzip.count + 10)"), "\(reason)")
+    }
+
     @Test("an unreadable file is .unreadable")
     func unreadable() throws {
         let folder = try TemporaryFolder()
