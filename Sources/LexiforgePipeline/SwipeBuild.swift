@@ -15,9 +15,9 @@ public enum SwipeFeatureBuild {
     }
 
     public static func render(_ r: SwipeFeatureWriteReport) -> String {
-        var s = String(format: "swipe features %@: %d words, %d without a key path; store %d → %d bytes (+%.2f MB); %.2f s (features %.2f s, repacking the store %.2f s)",
+        var s = String(format: "swipe features %@: %d words, %d without a key path; store %d → %d bytes (+%.2f MB); %.2f s (features %.2f s, copying, writing and repacking the store %.2f s)",
                        r.layout, r.words, r.skipped, r.bytesBefore, r.bytesAfter,
-                       Double(r.bytesAfter - r.bytesBefore) / 1_048_576, r.seconds, r.computeSeconds, r.vacuumSeconds)
+                       Double(r.bytesAfter - r.bytesBefore) / 1_048_576, r.seconds, r.computeSeconds, r.seconds - r.computeSeconds)
         if !r.skippedExamples.isEmpty { s += "\n  without a key path, e.g. " + r.skippedExamples.joined(separator: ", ") }
         return s
     }

@@ -200,20 +200,30 @@ public enum StoreWriter {
         }
     }
 
-    /// The one sequence every new store is built by: a fresh temporary file with bulk-load
-    /// settings, `fill` in one transaction, then a repack (pages full, about a tenth smaller), then
-    /// the application id and schema version stamped last, then the rename over the destination.
-    /// On any failure the temporary file is removed and the destination stays as it was.
+    /// The one sequence every store is written by: a temporary file (fresh, or with `copying`, a
+    /// copy of an existing store that `fill` adds to) with bulk-load settings, `fill` in one
+    /// transaction, then a repack (pages full, about a tenth smaller), then the application id and
+    /// schema version stamped last, then the rename over the destination. On any failure the
+    /// temporary file is removed and the destination stays as it was.
     static func build(
-        _ file: AtomicStoreFile, pageSize: Int, fill: (Database) throws -> Void
+        _ file: AtomicStoreFile, pageSize: Int, copying source: String? = nil, fill: (Database) throws -> Void
     ) throws(StoreWriteError) {
+        if let source {
+            do {
+                try FileManager.default.copyItem(atPath: source, toPath: file.temporaryPath)
+            } catch {
+                file.discard()
+                throw .outputNotWritable(file.path, "cannot copy \(source): \(error.localizedDescription)")
+            }
+        }
         do {
             var configuration = Configuration()
             configuration.journalMode = .default
             let queue = try DatabaseQueue(path: file.temporaryPath, configuration: configuration)
             try queue.writeWithoutTransaction { db in
+                // A copy keeps its page size; it is unstamped until complete.
+                try db.execute(sql: source == nil ? "PRAGMA page_size = \(pageSize)" : "PRAGMA user_version = 0")
                 try db.execute(sql: """
-                    PRAGMA page_size = \(pageSize);
                     PRAGMA journal_mode = OFF;
                     PRAGMA synchronous = OFF;
                     PRAGMA locking_mode = EXCLUSIVE;

@@ -40,6 +40,17 @@ else
   echo "ablation, UPOS without the word-conditioned transitions and second-order emissions (TnT's structure, our unknown-word model):"
   "$BIN" eval tag "$WORK/tnt.sqlite" "$DEV" | sed -n '2,4p' | sed 's/^/  /'
   echo "targets (UPOS): accuracy >= 93.5% (TnT 92.4%, perceptron 93.9% on test, quoted); unknown words >= 75% (TnT 68%)"
+  if [ -f Corpora/data/ud/en_ewt-ud-train.conllu ] && [ -f Corpora/data/corpora/dorian-gray-pg174.txt ]; then
+    echo "### The same UPOS tagger beside the n-grams (lexiforge train Corpora/dorian-gray.model.json)"
+    /usr/bin/time -f "%e %U %S" -o "$WORK/dg.time" "$BIN" train Corpora/dorian-gray.model.json -o "$WORK/dg.sqlite" --quiet
+    echo "train: $(awk '{print $1 " s wall clock, " $2 + $3 " CPU s"}' "$WORK/dg.time"); store $(stat -c %s "$WORK/dg.sqlite") bytes, of which hmm_* $(sqlite3 "$WORK/dg.sqlite" "SELECT SUM(pgsize) FROM dbstat WHERE name LIKE 'hmm%'") bytes; words in the one word table: $(sqlite3 "$WORK/dg.sqlite" "SELECT count(*) || ' (' || sum(count = 0 AND id >= 3) || ' only in the tagger''s training data)' FROM word")"
+    "$BIN" eval tag "$WORK/dg.sqlite" "$DEV" | sed -n '2,4p' | sed 's/^/  /'
+    if cmp -s <("$BIN" eval tag "$WORK/dg.sqlite" "$DEV" | sed -n '2,4p') <("$BIN" eval tag "$WORK/upos.sqlite" "$DEV" | sed -n '2,4p'); then
+      echo "  identical to the tagger's own store: yes"
+    else
+      echo "  identical to the tagger's own store: NO"
+    fi
+  fi
 fi
 
 echo ""
