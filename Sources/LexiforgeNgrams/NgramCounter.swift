@@ -117,6 +117,10 @@ public final class NgramCounter {
         }
     }
 
+    /// Additions that found an n-gram count already at `UInt32.max`, the largest a store holds;
+    /// the count stays there (read it before ``finish()``).
+    public var saturatedCounts: Int { tables.reduce(0) { $0 + $1.saturated } }
+
     /// Distinct words seen so far (reserved tokens included).
     public var vocabularySize: Int { vocabulary.count }
 

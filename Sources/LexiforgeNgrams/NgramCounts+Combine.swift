@@ -62,7 +62,8 @@ extension NgramCounts {
         }.map(\.word)
     }
 
-    /// Sorts entries by id tuple and sums the counts of equal tuples.
+    /// Sorts entries by id tuple and sums the counts of equal tuples (a sum past `UInt32.max`
+    /// stays there, as in ``NgramCounter``).
     static func sortedSummed(n: Int, keys: [UInt32], counts: [UInt32]) -> Table {
         let total = counts.count
         var order = Array(0..<total)
@@ -80,7 +81,8 @@ extension NgramCounts {
             let base = source * n
             if let last = outCounts.indices.last,
                (0..<n).allSatisfy({ outKeys[last * n + $0] == keys[base + $0] }) {
-                outCounts[last] += counts[source]
+                let (sum, overflow) = outCounts[last].addingReportingOverflow(counts[source])
+                outCounts[last] = overflow ? .max : sum
             } else {
                 for j in 0..<n { outKeys.append(keys[base + j]) }
                 outCounts.append(counts[source])

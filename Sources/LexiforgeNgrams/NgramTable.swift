@@ -10,6 +10,8 @@ final class NgramTable {
     private(set) var counts: [UInt32] = []
     private var slots: [UInt32] = []   // 0 = empty, else entry + 1
     private var shift: UInt64 = 0
+    /// How many additions hit `UInt32.max` (the count stays there instead of wrapping around).
+    private(set) var saturated = 0
 
     init(n: Int, expected: Int = 1 << 14) {
         self.n = n
@@ -51,7 +53,13 @@ final class NgramTable {
             }
         }
         if let entry = found {
-            counts[entry] &+= count
+            let (sum, overflow) = counts[entry].addingReportingOverflow(count)
+            if overflow {
+                counts[entry] = .max
+                saturated += 1
+            } else {
+                counts[entry] = sum
+            }
             return
         }
         for k in 0..<n { keys.append(ids[k]) }

@@ -181,6 +181,9 @@ public enum NgramBuild {
                 splitter = SentenceSplitter(options: config.text)
             }
         }
+        if counter.saturatedCounts > 0 {
+            warnings.append("\(counter.saturatedCounts) addition(s) found an n-gram count at 4,294,967,295, the largest a store holds (32-bit counts); those counts stay there, so their probabilities are slightly low")
+        }
         if config.strict { errors += warnings.map { $0 + " (an error under --strict)" } }
         for warning in warnings where !config.strict { progress.say("warning: \(warning)") }
         if !errors.isEmpty { throw PipelineError(errors) }

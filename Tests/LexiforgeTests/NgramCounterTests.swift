@@ -206,4 +206,16 @@ struct NgramCounterTests {
             }
         }
     }
+
+    @Test("merging counts past 4,294,967,295 stays there instead of wrapping around or trapping")
+    func mergeSaturates() throws {
+        let words = ["<unk>", "<s>", "</s>", "a"]
+        func counts(_ bigram: UInt32) -> NgramCounts {
+            NgramCounts(order: 2, words: words, unigramCounts: [0, 1, 1, UInt64(bigram)],
+                        tables: [.init(n: 2, keys: [3, 3], counts: [bigram])], tokens: Int(bigram), sentences: 1)
+        }
+        let merged = counts(UInt32.max - 5).merged(with: counts(10))
+        #expect(merged.table(order: 2).counts == [UInt32.max])
+        #expect(merged.unigramCounts[3] == UInt64(UInt32.max) + 5)   // unigram counts are 64-bit
+    }
 }
