@@ -20,9 +20,15 @@ extension Tokenizer {
 
     /// End of the word starting at `start`, joiners included.
     func scanWord(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        scanWord(b, start: start, resumingAt: start)
+    }
+
+    /// End of the word starting at `start`, resuming at `resume` when `start..<resume` are
+    /// ASCII letters and digits (as ``scanASCIIWordToken(_:from:spaceBefore:into:)`` found them).
+    func scanWord(_ b: UnsafeBufferPointer<UInt8>, start: Int, resumingAt resume: Int) -> Int {
         let n = b.count
-        var i = start
-        var previous = start   // first byte of the scalar before i (for the apostrophe rule)
+        var i = resume
+        var previous = resume > start ? resume - 1 : start   // first byte of the scalar before i (for the apostrophe rule)
         var family: UInt8 = 0  // CJK family of the scalar before i
         var segmentStart = start  // start of the current hyphen-separated segment (treebank)
         while i < n {
@@ -55,29 +61,36 @@ extension Tokenizer {
                 }
                 return i
             }
-            let (scalar, length) = Self.decode(b, at: i)
-            if Self.isWordScalar(scalar) {
-                let f = Self.cjkFamily(scalar.value)
-                if i > start && f != family {
-                    // A combining mark or the prolonged sound mark continues whatever came before.
-                    let continues = scalar.properties.generalCategory == .nonspacingMark
-                        || scalar.properties.generalCategory == .spacingMark
-                        || (scalar.value == 0x30FC && family != 0)
-                    if !continues && !Self.cjkJoins(family, f) { return i }
-                    if !continues { family = f }
-                } else {
-                    family = f
-                }
-                previous = i; i += length; continue
-            }
-            if scalar.value == 0x2019, i > start, isLetter(b, at: previous), isLetter(b, at: i + length) {
-                previous = i
-                i += length
-                continue
-            }
-            return i
+            let length = wordScalarLength(b, at: i, start: start, previous: previous, family: &family)
+            if length == 0 { return i }
+            previous = i
+            i += length
         }
         return i
+    }
+
+    /// Bytes of the non-ASCII scalar at `i` when it continues the word `start..<i`, else 0.
+    /// Out of line: the Unicode property lookups stay out of ``scanWord(_:start:resumingAt:)``'s
+    /// ASCII loop.
+    @inline(never)
+    func wordScalarLength(_ b: UnsafeBufferPointer<UInt8>, at i: Int, start: Int, previous: Int, family: inout UInt8) -> Int {
+        let (scalar, length) = Self.decode(b, at: i)
+        if Self.isWordScalar(scalar) {
+            let f = Self.cjkFamily(scalar.value)
+            if i > start && f != family {
+                // A combining mark or the prolonged sound mark continues whatever came before.
+                let continues = scalar.properties.generalCategory == .nonspacingMark
+                    || scalar.properties.generalCategory == .spacingMark
+                    || (scalar.value == 0x30FC && family != 0)
+                if !continues && !Self.cjkJoins(family, f) { return 0 }
+                if !continues { family = f }
+            } else {
+                family = f
+            }
+            return length
+        }
+        if scalar.value == 0x2019, i > start, isLetter(b, at: previous), isLetter(b, at: i + length) { return length }
+        return 0
     }
 
     /// Treebank mode: does the hyphen after `segment` stay inside the word?
@@ -137,8 +150,7 @@ extension Tokenizer {
             return c >= 0x41 && c <= 0x5A && c != UInt8(ascii: "I") ? end + 1 : end
         }
         guard length <= 7 else { return end }
-        let word = Array(UnsafeBufferPointer(rebasing: b[start..<end]))
-        return Self.abbreviations.contains(word) ? end + 1 : end
+        return Self.packedAbbreviations.contains(Self.packed(b, start: start, end: end)) ? end + 1 : end
     }
 
     // MARK: - URLs, e-mail, emoticons, emoji
