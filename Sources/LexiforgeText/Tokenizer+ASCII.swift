@@ -67,7 +67,7 @@ extension Tokenizer {
         word.withUnsafeBufferPointer { packed($0, start: 0, end: word.count) }
     })
 
-    /// The bytes `start..<end` (at most 7, none zero) in one integer, first byte lowest; distinct
+    /// The bytes `start..<end` (at most 8, none zero) in one integer, first byte lowest; distinct
     /// words give distinct integers.
     @inline(__always)
     static func packed(_ b: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> UInt64 {

@@ -261,12 +261,16 @@ extension Tokenizer {
         }
         var cuts: [Int] = []
         var end = end
-        Self.cliticCuts(b, start: start, end: end, into: &cuts)
+        if Self.mayHaveClitic(b, start: start, end: end) { Self.cliticCuts(b, start: start, end: end, into: &cuts) }
         // Plural possessive: "veterans' attack" is veterans + ' unless a single quote is open.
         if b[end - 1] == UInt8(ascii: "s"), end < b.count, let apostrophe = Self.apostropheLength(b, at: end),
            end + apostrophe == b.count || !isLetter(b, at: end + apostrophe), !Self.singleQuoteOpen(b, before: start) {
             cuts.append(end)
             end += apostrophe
+        }
+        if cuts.isEmpty {
+            tokens.append(Token(start: start, end: end, kind: .word, spaceBefore: spaceBefore, startsLowercase: lower))
+            return end
         }
         var from = start
         for (k, cut) in (cuts + [end]).enumerated() {
@@ -314,6 +318,32 @@ extension Tokenizer {
         }
         return table
     }()
+
+    /// ``bareContractions`` packed by ``packed(_:start:end:)`` (all of them are at most 8 bytes).
+    static let packedBareContractions: Set<UInt64> = Set(bareContractions.keys.map { word in
+        word.withUnsafeBufferPointer { packed($0, start: 0, end: word.count) }
+    })
+
+    /// Whether ``cliticCuts(_:start:end:into:)`` may cut the word `start..<end`: it holds an
+    /// apostrophe (`'`, or a byte that may begin `’`), or it is, lowercased, a bare contraction.
+    /// Most words are neither and skip the lowercased copy.
+    static func mayHaveClitic(_ b: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> Bool {
+        var ascii = true
+        for k in start..<end {
+            let c = b[k]
+            if c == UInt8(ascii: "'") || c == 0xE2 { return true }
+            if c >= 0x80 { ascii = false }
+        }
+        guard ascii, end - start <= 8 else { return false }
+        var value: UInt64 = 0
+        var k = end
+        while k > start {
+            k -= 1
+            let c = b[k]
+            value = value << 8 | UInt64(c >= 0x41 && c <= 0x5A ? c | 0x20 : c)
+        }
+        return packedBareContractions.contains(value)
+    }
 
     /// Where the word `start..<end` splits into syntactic words (treebank mode), in order.
     static func cliticCuts(_ b: UnsafeBufferPointer<UInt8>, start: Int, end: Int, into cuts: inout [Int]) {
