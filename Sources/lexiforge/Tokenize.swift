@@ -93,7 +93,7 @@ struct Tokenize: ParsableCommand {
             out.flush()
             for warning in report.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
             if measure {
-                var line = String(format: "measure: whole run (read, gunzip, UTF-8 check, tokenize, print): %d bytes, %.3f s wall (%.1f MB/s), %.3f CPU s (%.1f MB per CPU second)",
+                var line = String(format: "measure: whole run (read, gunzip, SHA-256, UTF-8 check, Gutenberg filter, tokenize, print): %d bytes, %.3f s wall (%.1f MB/s), %.3f CPU s (%.1f MB per CPU second)",
                                   report.textBytes, report.seconds, Double(report.textBytes) / max(report.seconds, 1e-9) / 1e6,
                                   report.cpuSeconds, Double(report.textBytes) / max(report.cpuSeconds, 1e-9) / 1e6)
                 if report.lemmatizedTokens > 0 {
