@@ -11,6 +11,8 @@ public struct TokenizeConfig: Sendable {
     /// Print token/lemma with a lemmatizer from this source.
     public var lemmatizer: LemmatizerSource?
     public var replaceInvalidUTF8 = false
+    /// After the run, time the tokenizer alone (``TokenizeRun/measureTokenizer(_:)``).
+    public var measureTokenizer = false
     public init(inputs: [String]) { self.inputs = inputs }
 }
 
@@ -26,6 +28,8 @@ public struct TokenizeReport: Sendable {
     public var cpuSeconds = 0.0
     /// Bytes of text read (after decompression).
     public var textBytes: Int { files.reduce(0) { $0 + $1.textBytes } }
+    /// The tokenizer alone, timed apart from reading and printing (`measureTokenizer` only).
+    public var tokenizerMeasure: TokenizerMeasure?
 }
 
 /// Text files in, lines of tokens out.
@@ -68,9 +72,7 @@ public enum TokenizeRun {
         var errors: [String] = []
         let options = CorpusReadOptions(replaceInvalidUTF8: config.replaceInvalidUTF8, stripGutenberg: true)
         let tokenizer = Tokenizer(mode: config.text.mode)
-        var tokens: [Token] = []
-        var words: [UInt8] = []
-        var ends: [Int] = []
+        var line = TokenLineBuffers(text: config.text)
         for path in config.inputs {
             if let problem = NgramBuild.checkInput(path) { errors.append(problem); continue }
             do {
@@ -78,29 +80,11 @@ public enum TokenizeRun {
                 let summary = try CorpusReader.readLines(of: path, options: options) { bytes in
                     if config.sentences {
                         splitter.feed(line: bytes, emit: sendSentence)
-                        return
-                    }
-                    tokens.removeAll(keepingCapacity: true)
-                    tokenizer.tokenize(bytes, into: &tokens)
-                    if lemmatizer == nil {
+                    } else if lemmatizer == nil {
                         // The hot path: token bytes go straight into the output line.
-                        var first = true
-                        for token in tokens where config.text.keepPunctuation || token.kind == .word {
-                            if !first { out.append(0x20) }
-                            first = false
-                            config.text.appendToken(UnsafeBufferPointer(rebasing: bytes[token.start..<token.end]), to: &out)
-                        }
-                        send()
-                        return
-                    }
-                    words.removeAll(keepingCapacity: true)
-                    ends.removeAll(keepingCapacity: true)
-                    for token in tokens where config.text.keepPunctuation || token.kind == .word {
-                        config.text.appendToken(UnsafeBufferPointer(rebasing: bytes[token.start..<token.end]), to: &words)
-                        ends.append(words.count)
-                    }
-                    words.withUnsafeBufferPointer { w in
-                        ends.withUnsafeBufferPointer { e in sendSentence(SentenceView(bytes: w, ends: e)) }
+                        line.joinTokens(of: bytes, tokenizer, emit: emit)
+                    } else {
+                        line.collectTokens(of: bytes, tokenizer, emit: sendSentence)
                     }
                 }
                 if config.sentences { splitter.finish(emit: sendSentence) }
@@ -115,6 +99,76 @@ public enum TokenizeRun {
         if !errors.isEmpty { throw PipelineError(errors) }
         report.seconds = LemmaEval.seconds(since: started)
         report.cpuSeconds = threadCPUSeconds() - startedCPU
+        if config.measureTokenizer { report.tokenizerMeasure = try measureTokenizer(config) }
         return report
+    }
+}
+
+/// The reused buffers of one line: its tokens and the output made of them. The per-token work
+/// happens in these mutating methods, where accesses are checked statically, instead of on
+/// variables captured by the line callback (a dynamic exclusivity check per token).
+struct TokenLineBuffers {
+    let text: TextOptions
+    /// Tokens are printed as written (no lowercasing or rewriting).
+    let plain: Bool
+    var tokens: [Token] = []
+    var out: [UInt8] = []
+    var ends: [Int] = []
+
+    init(text: TextOptions) {
+        self.text = text
+        plain = !text.lowercase && text.normalization == .none && !text.straightQuotes && !text.numberClass
+        tokens.reserveCapacity(1024)
+        out.reserveCapacity(1 << 12)
+    }
+
+    /// Hands `emit` the tokens of `line` joined by one space, as ``TextOptions/appendToken(_:to:)``
+    /// makes them, punctuation dropped unless kept.
+    mutating func joinTokens(of line: UnsafeBufferPointer<UInt8>, _ tokenizer: Tokenizer,
+                             emit: (UnsafeBufferPointer<UInt8>) -> Void) {
+        tokens.removeAll(keepingCapacity: true)
+        tokenizer.tokenize(line, into: &tokens)
+        guard plain else {
+            out.removeAll(keepingCapacity: true)
+            var first = true
+            for token in tokens where text.keepPunctuation || token.kind == .word {
+                if !first { out.append(0x20) }
+                first = false
+                text.appendToken(UnsafeBufferPointer(rebasing: line[token.start..<token.end]), to: &out)
+            }
+            out.withUnsafeBufferPointer { emit($0) }
+            return
+        }
+        // Tokens are disjoint ranges of the line, so the output (tokens and the spaces between
+        // them) is at most twice the line: copy bytes without growing the array.
+        let needed = 2 * line.count + 1
+        if out.count < needed { out = [UInt8](repeating: 0, count: max(needed, 2 * out.count)) }
+        let keepPunctuation = text.keepPunctuation
+        out.withUnsafeMutableBufferPointer { buffer in
+            let o = buffer.baseAddress!
+            var length = 0
+            for token in tokens where keepPunctuation || token.kind == .word {
+                if length > 0 { o[length] = 0x20; length += 1 }
+                for k in token.start..<token.end { o[length] = line[k]; length += 1 }
+            }
+            emit(UnsafeBufferPointer(start: o, count: length))
+        }
+    }
+
+    /// Hands `emit` the tokens of `line` as one sentence (for lemmatizing), as
+    /// ``TextOptions/appendToken(_:to:)`` makes them, punctuation dropped unless kept.
+    mutating func collectTokens(of line: UnsafeBufferPointer<UInt8>, _ tokenizer: Tokenizer,
+                                emit: (SentenceView) -> Void) {
+        tokens.removeAll(keepingCapacity: true)
+        tokenizer.tokenize(line, into: &tokens)
+        out.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        for token in tokens where text.keepPunctuation || token.kind == .word {
+            text.appendToken(UnsafeBufferPointer(rebasing: line[token.start..<token.end]), to: &out)
+            ends.append(out.count)
+        }
+        out.withUnsafeBufferPointer { w in
+            ends.withUnsafeBufferPointer { e in emit(SentenceView(bytes: w, ends: e)) }
+        }
     }
 }

@@ -20,9 +20,15 @@ extension Tokenizer {
 
     /// End of the word starting at `start`, joiners included.
     func scanWord(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        scanWord(b, start: start, resumingAt: start)
+    }
+
+    /// End of the word starting at `start`, resuming at `resume` when `start..<resume` are
+    /// ASCII letters and digits (as ``scanASCIIWordToken(_:from:spaceBefore:into:)`` found them).
+    func scanWord(_ b: UnsafeBufferPointer<UInt8>, start: Int, resumingAt resume: Int) -> Int {
         let n = b.count
-        var i = start
-        var previous = start   // first byte of the scalar before i (for the apostrophe rule)
+        var i = resume
+        var previous = resume > start ? resume - 1 : start   // first byte of the scalar before i (for the apostrophe rule)
         var family: UInt8 = 0  // CJK family of the scalar before i
         var segmentStart = start  // start of the current hyphen-separated segment (treebank)
         while i < n {
@@ -55,29 +61,36 @@ extension Tokenizer {
                 }
                 return i
             }
-            let (scalar, length) = Self.decode(b, at: i)
-            if Self.isWordScalar(scalar) {
-                let f = Self.cjkFamily(scalar.value)
-                if i > start && f != family {
-                    // A combining mark or the prolonged sound mark continues whatever came before.
-                    let continues = scalar.properties.generalCategory == .nonspacingMark
-                        || scalar.properties.generalCategory == .spacingMark
-                        || (scalar.value == 0x30FC && family != 0)
-                    if !continues && !Self.cjkJoins(family, f) { return i }
-                    if !continues { family = f }
-                } else {
-                    family = f
-                }
-                previous = i; i += length; continue
-            }
-            if scalar.value == 0x2019, i > start, isLetter(b, at: previous), isLetter(b, at: i + length) {
-                previous = i
-                i += length
-                continue
-            }
-            return i
+            let length = wordScalarLength(b, at: i, start: start, previous: previous, family: &family)
+            if length == 0 { return i }
+            previous = i
+            i += length
         }
         return i
+    }
+
+    /// Bytes of the non-ASCII scalar at `i` when it continues the word `start..<i`, else 0.
+    /// Out of line: the Unicode property lookups stay out of ``scanWord(_:start:resumingAt:)``'s
+    /// ASCII loop.
+    @inline(never)
+    func wordScalarLength(_ b: UnsafeBufferPointer<UInt8>, at i: Int, start: Int, previous: Int, family: inout UInt8) -> Int {
+        let (scalar, length) = Self.decode(b, at: i)
+        if Self.isWordScalar(scalar) {
+            let f = Self.cjkFamily(scalar.value)
+            if i > start && f != family {
+                // A combining mark or the prolonged sound mark continues whatever came before.
+                let continues = scalar.properties.generalCategory == .nonspacingMark
+                    || scalar.properties.generalCategory == .spacingMark
+                    || (scalar.value == 0x30FC && family != 0)
+                if !continues && !Self.cjkJoins(family, f) { return 0 }
+                if !continues { family = f }
+            } else {
+                family = f
+            }
+            return length
+        }
+        if scalar.value == 0x2019, i > start, isLetter(b, at: previous), isLetter(b, at: i + length) { return length }
+        return 0
     }
 
     /// Treebank mode: does the hyphen after `segment` stay inside the word?
@@ -137,8 +150,7 @@ extension Tokenizer {
             return c >= 0x41 && c <= 0x5A && c != UInt8(ascii: "I") ? end + 1 : end
         }
         guard length <= 7 else { return end }
-        let word = Array(UnsafeBufferPointer(rebasing: b[start..<end]))
-        return Self.abbreviations.contains(word) ? end + 1 : end
+        return Self.packedAbbreviations.contains(Self.packed(b, start: start, end: end)) ? end + 1 : end
     }
 
     // MARK: - URLs, e-mail, emoticons, emoji
@@ -249,12 +261,16 @@ extension Tokenizer {
         }
         var cuts: [Int] = []
         var end = end
-        Self.cliticCuts(b, start: start, end: end, into: &cuts)
+        if Self.mayHaveClitic(b, start: start, end: end) { Self.cliticCuts(b, start: start, end: end, into: &cuts) }
         // Plural possessive: "veterans' attack" is veterans + ' unless a single quote is open.
         if b[end - 1] == UInt8(ascii: "s"), end < b.count, let apostrophe = Self.apostropheLength(b, at: end),
            end + apostrophe == b.count || !isLetter(b, at: end + apostrophe), !Self.singleQuoteOpen(b, before: start) {
             cuts.append(end)
             end += apostrophe
+        }
+        if cuts.isEmpty {
+            tokens.append(Token(start: start, end: end, kind: .word, spaceBefore: spaceBefore, startsLowercase: lower))
+            return end
         }
         var from = start
         for (k, cut) in (cuts + [end]).enumerated() {
@@ -302,6 +318,32 @@ extension Tokenizer {
         }
         return table
     }()
+
+    /// ``bareContractions`` packed by ``packed(_:start:end:)`` (all of them are at most 8 bytes).
+    static let packedBareContractions: Set<UInt64> = Set(bareContractions.keys.map { word in
+        word.withUnsafeBufferPointer { packed($0, start: 0, end: word.count) }
+    })
+
+    /// Whether ``cliticCuts(_:start:end:into:)`` may cut the word `start..<end`: it holds an
+    /// apostrophe (`'`, or a byte that may begin `’`), or it is, lowercased, a bare contraction.
+    /// Most words are neither and skip the lowercased copy.
+    static func mayHaveClitic(_ b: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> Bool {
+        var ascii = true
+        for k in start..<end {
+            let c = b[k]
+            if c == UInt8(ascii: "'") || c == 0xE2 { return true }
+            if c >= 0x80 { ascii = false }
+        }
+        guard ascii, end - start <= 8 else { return false }
+        var value: UInt64 = 0
+        var k = end
+        while k > start {
+            k -= 1
+            let c = b[k]
+            value = value << 8 | UInt64(c >= 0x41 && c <= 0x5A ? c | 0x20 : c)
+        }
+        return packedBareContractions.contains(value)
+    }
 
     /// Where the word `start..<end` splits into syntactic words (treebank mode), in order.
     static func cliticCuts(_ b: UnsafeBufferPointer<UInt8>, start: Int, end: Int, into cuts: inout [Int]) {

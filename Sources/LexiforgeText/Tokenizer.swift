@@ -60,9 +60,17 @@ public enum TokenizerMode: String, Sendable, CaseIterable, Codable {
 /// - Complexity: O(line length); the ASCII path looks at each byte a constant number of times.
 public struct Tokenizer: Sendable {
     public let mode: TokenizerMode
+    /// Words that start with an ASCII letter or digit take ``scanASCIIWordToken(_:from:spaceBefore:into:)``
+    /// (off only in tests, which check that both paths give the same tokens).
+    let asciiFastPath: Bool
 
     public init(mode: TokenizerMode = .keyboard) {
+        self.init(mode: mode, asciiFastPath: true)
+    }
+
+    init(mode: TokenizerMode, asciiFastPath: Bool) {
         self.mode = mode
+        self.asciiFastPath = asciiFastPath
     }
 
     /// Abbreviations whose trailing period belongs to the word (case-sensitive).
@@ -103,6 +111,11 @@ public struct Tokenizer: Sendable {
         while i < n {
             let c = line[i]
             if c < 0x80 {
+                if asciiFastPath && Self.isASCIIWordByte(c) {
+                    i = scanASCIIWordToken(line, from: i, spaceBefore: space, into: &tokens)
+                    space = false
+                    continue
+                }
                 if Self.isASCIIWordByte(c) {
                     let start = i
                     if let urlEnd = scanURL(line, from: i) {
@@ -167,36 +180,40 @@ public struct Tokenizer: Sendable {
                 space = false
                 continue
             }
-            // Non-ASCII: decode one scalar.
-            let (scalar, length) = Self.decode(line, at: i)
-            if Self.isWordScalar(scalar) {
-                let start = i
-                i = scanWord(line, from: i)
-                i = appendWord(line, start: start, end: i, spaceBefore: space, into: &tokens,
-                           startsLowercase: scalar.properties.isLowercase)
-                space = false
-                continue
-            }
-            if scalar.properties.isWhitespace {
-                space = true
-                i += length
-                continue
-            }
-            let kind: TokenKind
-            switch scalar.value {
-            case 0x2026, 0x3002, 0xFF0E, 0xFF01, 0xFF1F: kind = .terminal               // … 。 ． ！ ？
-            case 0x201D, 0x2019, 0x00BB, 0x203A, 0x300D, 0x300F, 0xFF09: kind = .closing  // ” ’ » › 」 』 ）
-            default: kind = .punctuation
-            }
-            let start = i
-            i = Self.emojiSequenceEnd(line, scalar: scalar, at: i, length: length)
-            if mode == .treebank, scalar.value == 0x2018 || scalar.value == 0x2019 || scalar.value == 0x201C || scalar.value == 0x201D,
-               i + 3 <= n, line[i] == 0xE2, line[i + 1] == 0x80, line[i + 2] == 0x98 || line[i + 2] == 0x99 {
-                i += 3   // ‘’ and ’’ (typed for ”) are one token in UD English
-            }
-            tokens.append(Token(start: start, end: i, kind: kind, spaceBefore: space, startsLowercase: false))
-            space = false
+            i = tokenizeNonASCII(line, at: i, space: &space, into: &tokens)
         }
+    }
+
+    /// The token (or whitespace) that starts with the non-ASCII scalar at `i`; returns where it ends.
+    /// Out of line: the Unicode property lookups stay out of ``tokenize(_:into:)``'s ASCII loop.
+    @inline(never)
+    func tokenizeNonASCII(_ line: UnsafeBufferPointer<UInt8>, at i: Int, space: inout Bool, into tokens: inout [Token]) -> Int {
+        let n = line.count
+        let (scalar, length) = Self.decode(line, at: i)
+        if Self.isWordScalar(scalar) {
+            let end = appendWord(line, start: i, end: scanWord(line, from: i), spaceBefore: space, into: &tokens,
+                                 startsLowercase: scalar.properties.isLowercase)
+            space = false
+            return end
+        }
+        if scalar.properties.isWhitespace {
+            space = true
+            return i + length
+        }
+        let kind: TokenKind
+        switch scalar.value {
+        case 0x2026, 0x3002, 0xFF0E, 0xFF01, 0xFF1F: kind = .terminal               // … 。 ． ！ ？
+        case 0x201D, 0x2019, 0x00BB, 0x203A, 0x300D, 0x300F, 0xFF09: kind = .closing  // ” ’ » › 」 』 ）
+        default: kind = .punctuation
+        }
+        var end = Self.emojiSequenceEnd(line, scalar: scalar, at: i, length: length)
+        if mode == .treebank, scalar.value == 0x2018 || scalar.value == 0x2019 || scalar.value == 0x201C || scalar.value == 0x201D,
+           end + 3 <= n, line[end] == 0xE2, line[end + 1] == 0x80, line[end + 2] == 0x98 || line[end + 2] == 0x99 {
+            end += 3   // ‘’ and ’’ (typed for ”) are one token in UD English
+        }
+        tokens.append(Token(start: i, end: end, kind: kind, spaceBefore: space, startsLowercase: false))
+        space = false
+        return end
     }
 
     /// Convenience for tests and tools: the tokens of a string, as strings.
@@ -217,6 +234,7 @@ public struct Tokenizer: Sendable {
     @inline(__always)
     static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
 
+    @inline(never)
     static func isWordScalar(_ s: Unicode.Scalar) -> Bool {
         if s.value < 0x80 { return isASCIIWordByte(UInt8(s.value)) }
         let p = s.properties
@@ -251,8 +269,12 @@ public struct Tokenizer: Sendable {
         guard i < b.count else { return false }
         let c = b[i]
         if c < 0x80 { return (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) }
-        return Self.decode(b, at: i).0.properties.isAlphabetic
+        return Self.isAlphabetic(Self.decode(b, at: i).0)
     }
+
+    /// Out of line, so that callers on the ASCII path carry no Unicode property lookups.
+    @inline(never)
+    static func isAlphabetic(_ s: Unicode.Scalar) -> Bool { s.properties.isAlphabetic }
 
     @inline(__always)
     func isWordStart(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
