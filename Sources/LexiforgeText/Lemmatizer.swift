@@ -349,6 +349,10 @@ public struct LemmatizerTrainer {
             let typeKey = "\(word.form)\t\(word.upos)\t\(word.lemma)\t\(shape)"
             guard types.insert(typeKey).inserted else { continue }
             let rule = LemmaRule(form: word.form, lemma: word.lemma)
+            // EWT gives the first piece of an e-mail address split over words ("Daniel" +
+            // "RCastagnola@ENRON…", goeswith) the whole address as its lemma: a rule that appends
+            // an address part fits that one word and no unseen one ("Ariel").
+            if rule.append.contains("@") { continue }
             let index: Int
             if let k = ruleIndex[rule] { index = k } else {
                 index = model.rules.count
