@@ -137,9 +137,14 @@ public enum WordShape: UInt8, Sendable, CaseIterable, Comparable {
     public static func isTitleCase<Words: Collection>(_ words: Words) -> Bool where Words.Element == String {
         var letters = 0, capitals = 0
         for word in words.dropFirst() {
-            guard let first = word.unicodeScalars.first, first.properties.isAlphabetic else { continue }
-            letters += 1
-            if first.properties.isUppercase { capitals += 1 }
+            guard let first = word.unicodeScalars.first else { continue }
+            let v = first.value
+            if v < 0x80 {
+                if v >= 0x61 && v <= 0x7A { letters += 1 } else if v >= 0x41 && v <= 0x5A { letters += 1; capitals += 1 }
+            } else if first.properties.isAlphabetic {
+                letters += 1
+                if first.properties.isUppercase { capitals += 1 }
+            }
         }
         return letters >= 2 && Double(capitals) >= titleCaseShare * Double(letters)
     }
