@@ -159,7 +159,7 @@ public enum LemmaEval {
                 }
                 if keepTokens {
                     report.tokenLines.append("\(word.form)\t\(word.upos)\t\(tags?[k] ?? "-")\t\(word.lemma)\t\(lemma)\t\(lemmatizer.isSeen(word.form) ? "seen" : "unseen")"
-                        + (posteriors.map { "\t" + $0[i][k].map { String(format: "%@:%.3f", $0.tag, $0.probability) }.joined(separator: " ") } ?? ""))
+                        + (posteriors.map { "\t" + $0[i][k].map { $0.tag + String(format: ":%.3f", $0.probability) }.joined(separator: " ") } ?? ""))
                 }
                 if !ok && report.examples.count < examples {
                     let tag = tags.map { $0[k] == word.upos ? "" : "→\($0[k])" } ?? ""

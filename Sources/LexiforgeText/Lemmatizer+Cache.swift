@@ -16,7 +16,9 @@ public struct LemmaCache {
         var next: String?
     }
 
-    var table: [Key: String] = [:]
+    /// Key without a next tag → the lemma, and whether the form's lemma depends on the next
+    /// tag (then the entry under the key with the next tag holds the answer).
+    var table: [Key: (lemma: String, dependsOnNext: Bool)] = [:]
     /// Entries kept before the cache is emptied.
     public var capacity: Int
 
@@ -24,15 +26,25 @@ public struct LemmaCache {
 
     /// ``Lemmatizer/lemma(of:tag:position:predicted:next:)``, cached. Only whether `position` is 0
     /// matters to the lemmatizer, so that is what the key holds; the next tag only for the few
-    /// forms whose lemma depends on it.
+    /// forms whose lemma depends on it (a second lookup for those alone).
     public mutating func lemma(of form: String, tag: String?, position: Int, predicted: Bool = false,
                                next: String? = nil, _ lemmatizer: Lemmatizer) -> String {
-        let context = next != nil && tag != nil && lemmatizer.dependsOnNextTag(form) ? next : nil
-        let key = Key(form: form, tag: tag, initial: position == 0, predicted: predicted, next: context)
-        if let lemma = table[key] { return lemma }
-        let lemma = lemmatizer.lemma(of: form, tag: tag, position: position, predicted: predicted, next: context)
+        var key = Key(form: form, tag: tag, initial: position == 0, predicted: predicted, next: nil)
+        if let hit = table[key] {
+            guard hit.dependsOnNext, tag != nil, let next else { return hit.lemma }
+            key.next = next
+            if let lemma = table[key]?.lemma { return lemma }
+        }
         if table.count >= capacity { table.removeAll(keepingCapacity: true) }
-        table[key] = lemma
+        let dependsOnNext = tag != nil && lemmatizer.dependsOnNextTag(form)
+        key.next = nil
+        if table[key] == nil {
+            table[key] = (lemmatizer.lemma(of: form, tag: tag, position: position, predicted: predicted), dependsOnNext)
+        }
+        guard dependsOnNext, let next else { return table[key]!.lemma }
+        key.next = next
+        let lemma = lemmatizer.lemma(of: form, tag: tag, position: position, predicted: predicted, next: next)
+        table[key] = (lemma, true)
         return lemma
     }
 

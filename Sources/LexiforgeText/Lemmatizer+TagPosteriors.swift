@@ -47,22 +47,32 @@ extension Lemmatizer {
     }
 
     /// The lemma with the largest summed tag probability; `lemmaFor` makes the lemma of one tag.
-    /// Tags are visited most probable first, so ties keep the more probable tag's lemma.
+    /// Ties keep the lemma of the more probable tag. Tags are visited most probable first and
+    /// the vote stops once the leading lemma cannot be caught by the probability left, so most
+    /// words cost one lemma (an unseen word's guess is the expensive part).
     static func vote(_ tags: [WeightedTag], lemmaFor: (String) -> String) -> String? {
-        guard let top = tags.max(by: { $0.probability < $1.probability }) else { return nil }
-        if tags.count == 1 || top.probability >= 1 - minimumTagProbability { return lemmaFor(top.tag) }
-        var lemmas: [String] = []
-        var weights: [Double] = []
-        for tag in tags.sorted(by: { $0.probability > $1.probability }) where tag.probability >= minimumTagProbability {
+        guard let first = tags.first else { return nil }
+        let ordered = zip(tags, tags.dropFirst()).allSatisfy { $0.probability >= $1.probability }
+            ? tags : tags.sorted { $0.probability > $1.probability }
+        if tags.count == 1 { return lemmaFor(first.tag) }
+        var votes: [(lemma: String, weight: Double)] = []
+        var remaining = ordered.reduce(0) { $0 + $1.probability }
+        for tag in ordered {
+            if !votes.isEmpty {
+                let leader = votes.max { $0.weight < $1.weight }!.weight
+                let runnerUp = votes.count > 1 ? votes.map(\.weight).sorted(by: >)[1] : 0
+                if tag.probability < minimumTagProbability || leader > runnerUp + remaining { break }
+            }
+            remaining -= tag.probability
             let lemma = lemmaFor(tag.tag)
-            if let k = lemmas.firstIndex(of: lemma) { weights[k] += tag.probability } else {
-                lemmas.append(lemma)
-                weights.append(tag.probability)
+            if let k = votes.firstIndex(where: { $0.lemma == lemma }) { votes[k].weight += tag.probability } else {
+                votes.append((lemma, tag.probability))
             }
         }
-        var best = 0
-        for k in weights.indices where weights[k] > weights[best] { best = k }
-        return lemmas[best]
+        // The first lemma reaching the top weight came from the more probable tag.
+        var winner = votes[0]
+        for vote in votes.dropFirst() where vote.weight > winner.weight { winner = vote }
+        return winner.lemma
     }
 }
 
