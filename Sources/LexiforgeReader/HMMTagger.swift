@@ -7,7 +7,10 @@ import Foundation
 /// `hmm_emission`; an unknown word's from the suffix model of its ``WordShape`` (TnT: the
 /// longest known suffix of the word, smoothed recursively with θ towards shorter suffixes, turned
 /// into P(word | tag) ∝ P(tag | suffix) / P(tag)); a capitalized unknown word whose lowercase
-/// form is known takes that form's tags. Transitions interpolate unigram, bigram and trigram
+/// form is known takes that form's tags at the start of a sentence, and elsewhere the suffix
+/// model of its own shape (``WordShape/capitalizedCommon``: headings' common nouns as often as
+/// names). In a title-case sentence (``WordShape/isTitleCase(_:)``) every word is shaped as if
+/// it began the sentence. Transitions interpolate unigram, bigram and trigram
 /// estimates with the stored λs, and after a frequent word w blend in P(t | w, t-1)
 /// (`hmm_lexical`). Viterbi then runs over pairs of candidate states.
 ///
@@ -15,8 +18,9 @@ import Foundation
 /// let tagger = try TrainedStore(path: "en-upos.sqlite").hmmTagger()
 /// tagger.tag(["I", "saw", "her"])   // [I/PRON, saw/VERB, her/PRON]
 /// ```
-/// The result pairs each form with its tag (``TaggedToken``), which is what a POS-aware
-/// lemmatizer consumes.
+/// The result pairs each form with its tag (``TaggedToken``). ``tagPosteriors(_:)`` gives every
+/// candidate tag of every word with its forward-backward probability instead, which is what the
+/// POS-aware lemmatizer consumes (it votes over them).
 /// - Complexity: O(n · c³) for n tokens with at most c candidate states each; a known word
 ///   usually has one to three, an unknown word at most ``maxUnknownCandidates``.
 public struct HMMTagger: Sendable {
