@@ -84,3 +84,24 @@ struct LemmaTagPosteriorTests {
         #expect(lemmatizer.lemma(of: "Ariel", tag: "PROPN") == "Ariel")
     }
 }
+
+@Suite("CLI: lemmas with a tagger")
+struct LemmaTaggerCLITests {
+    @Test("tokenize --lemmas --tagger lemmatizes every token; --tagger without --lemmas and --single-tag without --tagger are refused")
+    func tokenizeWithTagger() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.file("upos.sqlite")
+        #expect(try CLI.run(["hmm", "--quiet", "--tagged", Paths.fixture("hmm/good.conllu"), "-o", store]).status == 0)
+        let run = try CLI.run(["tokenize", "--mode", "treebank", "--sentences", "--lemmas", "--lemma-train", Paths.fixture("text/tiny.conllu"),
+                               "--tagger", store, Paths.fixture("tiny.txt")])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 4)
+        #expect(lines.allSatisfy { $0.split(separator: " ").allSatisfy { $0.contains("/") } })
+        #expect(lines[1].hasSuffix("dog/dog ran/run ./."))
+        let noLemmas = try CLI.run(["tokenize", "--tagger", store, Paths.fixture("tiny.txt")])
+        #expect(noLemmas.status != 0 && noLemmas.stderr.contains("--tagger picks lemmas: add --lemmas"))
+        let noTagger = try CLI.run(["eval", "lemma", Paths.fixture("text/tiny.conllu"), "--single-tag"])
+        #expect(noTagger.status != 0 && noTagger.stderr.contains("--single-tag needs --tagger STORE"))
+    }
+}
