@@ -1,5 +1,3 @@
-import Foundation
-
 /// A tag a tagger considers for one word, with its probability given the sentence.
 public struct WeightedTag: Sendable, Equatable {
     public var tag: String

@@ -1,5 +1,3 @@
-import Foundation
-
 /// One training word for the lemmatizer: a form, its Universal POS tag and its gold lemma.
 public struct LemmaExample: Sendable, Equatable {
     public var form: String
@@ -82,6 +80,8 @@ public struct LemmaRule: Hashable, Sendable, CustomStringConvertible {
 ///    suffixes; a candidate whose lemma is a known lemma (WordNet's lists or the training
 ///    lemmas) outranks one that is not. WordNet's exception lists and Morphy's rules propose
 ///    candidates too ("geese" → "goose").
+/// 3. **Uncertain tags**: with a tagger's posteriors the lemma is voted over the tags
+///    (``lemma(of:tags:position:next:)``); a few forms also look at the next word's tag.
 ///
 /// ```swift
 /// let lemmatizer = trainer.finish(wordNet: try WordNet(directory: WordNet.defaultDirectory))
@@ -410,7 +410,9 @@ public struct LemmatizerTrainer {
             let lemma = Self.mostFrequent(lemmas)
             let count = lemmas[lemma]!
             guard lemma != usual, count >= Lemmatizer.minimumNextTagCount, count * 2 > lemmas.values.reduce(0, +) else { continue }
-            lemmatizer.lexicon[form]!.byTagNext = (lemmatizer.lexicon[form]!.byTagNext ?? [:]).merging(["\(tag)|\(parts[2])": lemma]) { $1 }
+            var contexts = lemmatizer.lexicon[form]!.byTagNext ?? [:]
+            contexts["\(tag)|\(parts[2])"] = lemma
+            lemmatizer.lexicon[form]!.byTagNext = contexts
         }
         return lemmatizer
     }
