@@ -47,14 +47,20 @@ extension Lemmatizer {
     /// The lemma with the largest summed tag probability; `lemmaFor` makes the lemma of one tag.
     /// Ties keep the lemma of the more probable tag. Tags are visited most probable first and
     /// the vote stops once the leading lemma cannot be caught by the probability left, so most
-    /// words cost one lemma (an unseen word's guess is the expensive part).
+    /// words cost one lemma and no allocation (an unseen word's guess is the expensive part).
     static func vote(_ tags: [WeightedTag], lemmaFor: (String) -> String) -> String? {
-        guard let first = tags.first else { return nil }
+        guard var top = tags.first else { return nil }
+        var total = 0.0
+        for tag in tags {
+            total += tag.probability
+            if tag.probability > top.probability { top = tag }
+        }
+        // A tag holding more than half the probability wins whatever the others say.
+        if tags.count == 1 || top.probability * 2 > total { return lemmaFor(top.tag) }
         let ordered = zip(tags, tags.dropFirst()).allSatisfy { $0.probability >= $1.probability }
             ? tags : tags.sorted { $0.probability > $1.probability }
-        if tags.count == 1 { return lemmaFor(first.tag) }
         var votes: [(lemma: String, weight: Double)] = []
-        var remaining = ordered.reduce(0) { $0 + $1.probability }
+        var remaining = total
         for tag in ordered {
             if !votes.isEmpty {
                 let leader = votes.max { $0.weight < $1.weight }!.weight

@@ -141,6 +141,19 @@ public struct Lemmatizer: Sendable {
         var letters = 0, upper = 0, digit = false
         var firstUpper = false
         for (k, s) in form.unicodeScalars.enumerated() {
+            if s.value < 0x80 {   // ASCII without the Unicode property tables
+                let v = s.value
+                if v >= 0x30 && v <= 0x39 {
+                    digit = true
+                } else if v >= 0x61 && v <= 0x7A {
+                    letters += 1
+                } else if v >= 0x41 && v <= 0x5A {
+                    letters += 1
+                    upper += 1
+                    if k == 0 { firstUpper = true }
+                }
+                continue
+            }
             let p = s.properties
             if p.numericType != nil { digit = true }
             if p.isAlphabetic {
