@@ -19,6 +19,11 @@ public struct SupervisedHMMConfig: Sendable, Equatable {
     /// K in (c(t-1, t, w) + K·P(w | t)) / (c(t-1, t) + K): how many tokens of evidence the
     /// second-order estimate needs before it outweighs P(w | t).
     public var emission2Weight = 20.0
+    /// Split capitalized rare words by whether their lowercase form is a training word
+    /// (``WordShape/capitalizedCommon``), so an unknown "Deputy" beside a known "deputy" is not
+    /// taken for a name as readily as an unknown "Zaman" (cross-validation on EWT train, five
+    /// folds of documents: UPOS 94.54% → 94.60%, unknown words 78.15% → 78.77%).
+    public var commonShapes = true
     /// Candidates for the suffix model's θ, chosen by leave-one-out on words seen once.
     public var thetaGrid: [Double] = [0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1, 1.5, 2, 3, 5]
 
@@ -104,6 +109,7 @@ public final class SupervisedHMMTrainer {
         var start = 0
         for end in sentenceEnds {
             var a = 0, b = 0
+            var titleCase: Bool?   // computed when a rare word needs it
             for i in start...end {
                 let c = i < end ? Int(tagTokens[i]) : 0
                 uni[c] += 1
@@ -121,7 +127,9 @@ public final class SupervisedHMMTrainer {
                     }
                     if wordCount[w] <= Int64(config.rareThreshold) {
                         let word = wordNames[w]
-                        let shape = WordShape.of(word, position: i - start, previous: i > start ? wordNames[Int(wordTokens[i - 1])] : nil)
+                        if titleCase == nil { titleCase = WordShape.isTitleCase(wordTokens[start..<end].map { wordNames[Int($0)] }) }
+                        let shape = WordShape.of(word, position: titleCase! ? 0 : i - start, previous: i > start ? wordNames[Int(wordTokens[i - 1])] : nil)
+                            .refined(for: word) { config.commonShapes && wordIndex[$0] != nil }
                         let scalars = Array(word.unicodeScalars)
                         var suffixes: [String] = []
                         for k in 0...min(scalars.count, config.maxSuffixLength) {

@@ -76,7 +76,11 @@ public enum TaggerLoader {
 public enum LemmaTagging: Sendable {
     case none
     case gold
+    /// A tagger store; the lemmatizer votes over each word's tag posteriors
+    /// (``Lemmatizer/lemma(of:tags:position:)``).
     case tagger(String)
+    /// A tagger store's single best (Viterbi) tag per word, for comparison.
+    case viterbi(String)
 }
 
 /// What `lexiforge eval lemma` measured.
@@ -94,8 +98,8 @@ public struct LemmaEvalReport: Sendable {
     public var taggingSeconds = 0.0
     public var examples: [String] = []
     public var problems: [String] = []
-    /// Every word as `form<TAB>gold tag<TAB>tag used<TAB>gold lemma<TAB>lemma<TAB>seen|unseen`
-    /// (only when asked for), for error analysis.
+    /// Every word as `form<TAB>gold tag<TAB>tag used<TAB>gold lemma<TAB>lemma<TAB>seen|unseen`,
+    /// with a tagger's posteriors also `<TAB>TAG:p TAG:p…` (only when asked for), for error analysis.
     public var tokenLines: [String] = []
     public var accuracy: Double { words == 0 ? 0 : Double(correct) / Double(words) }
     public var unseenAccuracy: Double { unseen == 0 ? 0 : Double(unseenCorrect) / Double(unseen) }
@@ -116,25 +120,37 @@ public enum LemmaEval {
         report.trainingSeconds = seconds(since: start)
         report.trainingWords = lemmatizer.trainingWords
         var tagger: (any PartOfSpeechTagger)?
-        if case .tagger(let path) = tagging { tagger = try TaggerLoader.open(path) }
+        switch tagging {
+        case .tagger(let path), .viterbi(let path): tagger = try TaggerLoader.open(path)
+        case .none, .gold: break
+        }
         var sentences: [TreebankSentence] = []
         report.problems = try TreebankReader.read(path: gold) { sentences.append($0) }
         // Tags first (timed apart), then lemmas through a cache, as running text would use them.
         let tagClock = ContinuousClock.now
         let forms = sentences.map { $0.words.map(\.form) }
+        var posteriors: [[[WeightedTag]]]?
+        if case .tagger = tagging { posteriors = [] }
         let predictedTags: [[String]?] = sentences.indices.map { i in
             switch tagging {
             case .none: return nil
             case .gold: return sentences[i].words.map(\.upos)
-            case .tagger: return tagger!.tags(for: forms[i])
+            case .viterbi: return tagger!.tags(for: forms[i])
+            case .tagger:
+                let distributions = tagger!.tagPosteriors(for: forms[i])
+                posteriors?.append(distributions)
+                return distributions.map { $0.first?.tag ?? "X" }
             }
         }
         report.taggingSeconds = seconds(since: tagClock)
         let clock = ContinuousClock.now
         var cache = LemmaCache()
-        let predicted = forms.indices.map { cache.lemmatize(forms[$0], tags: predictedTags[$0], predicted: tagger != nil, lemmatizer) }
+        let predicted = forms.indices.map { k in
+            if let posteriors { return cache.lemmatize(forms[k], tagPosteriors: posteriors[k], lemmatizer) }
+            return cache.lemmatize(forms[k], tags: predictedTags[k], predicted: tagger != nil, lemmatizer)
+        }
         report.lemmatizeSeconds = seconds(since: clock)
-        for ((sentence, lemmas), tags) in zip(zip(sentences, predicted), predictedTags) {
+        for (i, ((sentence, lemmas), tags)) in zip(zip(sentences, predicted), predictedTags).enumerated() {
             for (k, (word, lemma)) in zip(sentence.words, lemmas).enumerated() {
                 report.words += 1
                 let ok = lemma == word.lemma
@@ -144,7 +160,8 @@ public enum LemmaEval {
                     if ok { report.unseenCorrect += 1 }
                 }
                 if keepTokens {
-                    report.tokenLines.append("\(word.form)\t\(word.upos)\t\(tags?[k] ?? "-")\t\(word.lemma)\t\(lemma)\t\(lemmatizer.isSeen(word.form) ? "seen" : "unseen")")
+                    report.tokenLines.append("\(word.form)\t\(word.upos)\t\(tags?[k] ?? "-")\t\(word.lemma)\t\(lemma)\t\(lemmatizer.isSeen(word.form) ? "seen" : "unseen")"
+                        + (posteriors.map { "\t" + $0[i][k].map { $0.tag + String(format: ":%.3f", $0.probability) }.joined(separator: " ") } ?? ""))
                 }
                 if !ok && report.examples.count < examples {
                     let tag = tags.map { $0[k] == word.upos ? "" : "→\($0[k])" } ?? ""

@@ -10,6 +10,10 @@ public struct TokenizeConfig: Sendable {
     public var sentences = false
     /// Print token/lemma with a lemmatizer from this source.
     public var lemmatizer: LemmatizerSource?
+    /// With ``lemmatizer``: a store holding a UPOS tagger (`lexiforge hmm --tagged`); each
+    /// sentence is tagged and every lemma voted over its word's tag posteriors
+    /// (``Lemmatizer/lemma(of:tags:position:next:)``). Nil lemmatizes tag-free.
+    public var tagger: String?
     public var replaceInvalidUTF8 = false
     /// After the run, time the tokenizer alone (``TokenizeRun/measureTokenizer(_:)``).
     public var measureTokenizer = false
@@ -23,6 +27,8 @@ public struct TokenizeReport: Sendable {
     /// Tokens lemmatized and the CPU seconds that took (through a ``LemmaCache``; `--lemmas` only).
     public var lemmatizedTokens = 0
     public var lemmatizeCPUSeconds = 0.0
+    /// CPU seconds spent tagging (tag posteriors; `--tagger` only).
+    public var taggingCPUSeconds = 0.0
     /// The whole run (lemmatizer training included): wall clock and CPU seconds of this thread.
     public var seconds = 0.0
     public var cpuSeconds = 0.0
@@ -44,6 +50,7 @@ public enum TokenizeRun {
         var report = TokenizeReport()
         let started = ContinuousClock.now, startedCPU = threadCPUSeconds()
         let lemmatizer = try config.lemmatizer.map(LemmatizerBuild.make)
+        let tagger = try config.tagger.map { try TaggerLoader.open($0) }
         var cache = LemmaCache()
         var out: [UInt8] = []
         out.reserveCapacity(1 << 12)
@@ -54,8 +61,13 @@ public enum TokenizeRun {
         func sendSentence(_ sentence: SentenceView) {
             if let lemmatizer {
                 let tokens = sentence.tokens
-                let start = threadCPUSeconds()
-                let lemmas = cache.lemmatize(tokens, tags: nil, lemmatizer)
+                var start = threadCPUSeconds()
+                let posteriors = tagger?.tagPosteriors(for: tokens)
+                if tagger != nil {
+                    report.taggingCPUSeconds += threadCPUSeconds() - start
+                    start = threadCPUSeconds()
+                }
+                let lemmas = posteriors.map { cache.lemmatize(tokens, tagPosteriors: $0, lemmatizer) } ?? cache.lemmatize(tokens, tags: nil, lemmatizer)
                 report.lemmatizeCPUSeconds += threadCPUSeconds() - start
                 report.lemmatizedTokens += tokens.count
                 for (k, (token, lemma)) in zip(tokens, lemmas).enumerated() {

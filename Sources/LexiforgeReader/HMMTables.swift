@@ -117,8 +117,47 @@ public enum WordShape: UInt8, Sendable, CaseIterable, Comparable {
     /// Starts with a capital, not at the start of a sentence, right after another capitalized
     /// word (names and titles: "New York", "Customer Service").
     case capitalizedRun = 8
+    /// ``capitalized`` whose lowercase form is a known word ("Deputy" beside "deputy"): common
+    /// nouns and adjectives in titles and headings as often as names.
+    case capitalizedCommon = 9
+    /// ``capitalizedRun`` whose lowercase form is a known word ("Human Resource").
+    case capitalizedRunCommon = 10
 
     public static func < (a: WordShape, b: WordShape) -> Bool { a.rawValue < b.rawValue }
+
+    /// Share of capitalized words (after the first) from which a sentence counts as title case.
+    /// (Cross-validation on EWT train, five folds of documents: 0.6 and 0.75 alike, UPOS +0.03
+    /// points, lemmas with predicted tags +0.03.)
+    public static let titleCaseShare = 0.6
+
+    /// Whether a sentence is written in title case ("Man Arrested in Deputy Shooting"): at
+    /// least two words after the first start with a letter and ``titleCaseShare`` of them with
+    /// a capital. Every word of such a sentence is shaped as if it started the sentence, since
+    /// its capital says as little as a sentence-initial one.
+    public static func isTitleCase<Words: Collection>(_ words: Words) -> Bool where Words.Element == String {
+        var letters = 0, capitals = 0
+        for word in words.dropFirst() {
+            guard let first = word.unicodeScalars.first else { continue }
+            let v = first.value
+            if v < 0x80 {
+                if v >= 0x61 && v <= 0x7A { letters += 1 } else if v >= 0x41 && v <= 0x5A { letters += 1; capitals += 1 }
+            } else if first.properties.isAlphabetic {
+                letters += 1
+                if first.properties.isUppercase { capitals += 1 }
+            }
+        }
+        return letters >= 2 && Double(capitals) >= titleCaseShare * Double(letters)
+    }
+
+    /// The shape refined by the vocabulary: a capitalized word (not sentence-initial) whose
+    /// lowercase form `isKnown` becomes ``capitalizedCommon`` or ``capitalizedRunCommon``.
+    public func refined(for word: String, isKnown: (String) -> Bool) -> WordShape {
+        switch self {
+        case .capitalized: return isKnown(word.lowercased()) ? .capitalizedCommon : self
+        case .capitalizedRun: return isKnown(word.lowercased()) ? .capitalizedRunCommon : self
+        default: return self
+        }
+    }
 
     /// The shape of `word` at sentence position `position` (0 = first word), after `previous`.
     public static func of(_ word: String, position: Int, previous: String? = nil) -> WordShape {

@@ -7,7 +7,10 @@ import Foundation
 /// `hmm_emission`; an unknown word's from the suffix model of its ``WordShape`` (TnT: the
 /// longest known suffix of the word, smoothed recursively with θ towards shorter suffixes, turned
 /// into P(word | tag) ∝ P(tag | suffix) / P(tag)); a capitalized unknown word whose lowercase
-/// form is known takes that form's tags. Transitions interpolate unigram, bigram and trigram
+/// form is known takes that form's tags at the start of a sentence, and elsewhere the suffix
+/// model of its own shape (``WordShape/capitalizedCommon``: headings' common nouns as often as
+/// names). In a title-case sentence (``WordShape/isTitleCase(_:)``) every word is shaped as if
+/// it began the sentence. Transitions interpolate unigram, bigram and trigram
 /// estimates with the stored λs, and after a frequent word w blend in P(t | w, t-1)
 /// (`hmm_lexical`). Viterbi then runs over pairs of candidate states.
 ///
@@ -15,8 +18,9 @@ import Foundation
 /// let tagger = try TrainedStore(path: "en-upos.sqlite").hmmTagger()
 /// tagger.tag(["I", "saw", "her"])   // [I/PRON, saw/VERB, her/PRON]
 /// ```
-/// The result pairs each form with its tag (``TaggedToken``), which is what a POS-aware
-/// lemmatizer consumes.
+/// The result pairs each form with its tag (``TaggedToken``). ``tagPosteriors(_:)`` gives every
+/// candidate tag of every word with its forward-backward probability instead, which is what the
+/// POS-aware lemmatizer consumes (it votes over them).
 /// - Complexity: O(n · c³) for n tokens with at most c candidate states each; a known word
 ///   usually has one to three, an unknown word at most ``maxUnknownCandidates``.
 public struct HMMTagger: Sendable {
@@ -30,23 +34,23 @@ public struct HMMTagger: Sendable {
     /// Unknown words keep at most this many candidate tags.
     public static let maxUnknownCandidates = 8
 
-    private let stateCount: Int
-    private let trans: [Float]            // S³: log interpolated P(c | a, b), index (a·S + b)·S + c
-    private let transP: [Float]           // the same as probabilities (for lexical blending)
-    private let lexicon: [String: Int32]  // word → candidate entry
-    private let entryStart: [Int32]       // entry e spans candState[entryStart[e]..<entryStart[e+1]]
-    private let candState: [Int32]
-    private let candScore: [Float]
-    private let entryLexical: [Int32]     // entry → lexical table index or -1
-    private let lexicalP: [Float]         // per lexical word: S² of P(s2 | w, s1)
-    private let lexicalMix: [Float]       // per lexical word: S of the weight given to row s1
-    private let entryEmission2: [Int32]   // entry → second-order emission table index or -1
-    private let emission2Score: [Float]   // per such word: S² of log P(w | s1, s2)
-    private let suffixRows: [[String: Int32]]   // per shape: suffix → entry
-    private let shapeEntry: [Int32]       // per shape: the empty-suffix entry
-    private let maxSuffixLength: Int
-    private let unknownEntry: Int32       // `<unk>` emissions (Baum-Welch) or the all-states entry
-    private let boundaryEntry: Int32
+    let stateCount: Int
+    let trans: [Float]            // S³: log interpolated P(c | a, b), index (a·S + b)·S + c
+    let transP: [Float]           // the same as probabilities (for lexical blending)
+    let lexicon: [String: Int32]  // word → candidate entry
+    let entryStart: [Int32]       // entry e spans candState[entryStart[e]..<entryStart[e+1]]
+    let candState: [Int32]
+    let candScore: [Float]
+    let entryLexical: [Int32]     // entry → lexical table index or -1
+    let lexicalP: [Float]         // per lexical word: S² of P(s2 | w, s1)
+    let lexicalMix: [Float]       // per lexical word: S of the weight given to row s1
+    let entryEmission2: [Int32]   // entry → second-order emission table index or -1
+    let emission2Score: [Float]   // per such word: S² of log P(w | s1, s2)
+    let suffixRows: [[String: Int32]]   // per shape: suffix → entry
+    let shapeEntry: [Int32]       // per shape: the empty-suffix entry
+    let maxSuffixLength: Int
+    let unknownEntry: Int32       // `<unk>` emissions (Baum-Welch) or the all-states entry
+    let boundaryEntry: Int32
 
     public init(tables: HMMTables, beam: Double? = nil) {
         self.beam = beam.map { Float($0) }
@@ -234,10 +238,14 @@ public struct HMMTagger: Sendable {
     }
 
     /// Tags one sentence and returns state ids (1...K), one per word.
-    public func tagStates(_ words: [String]) -> [Int32] {
+    public func tagStates(_ words: [String]) -> [Int32] { viterbi(candidateEntries(words)) }
+
+    /// The candidate entry of every word of a sentence.
+    func candidateEntries(_ words: [String]) -> [Int32] {
         var entries = [Int32](repeating: 0, count: words.count)
-        for (i, w) in words.enumerated() { entries[i] = entry(for: w, position: i, previous: i > 0 ? words[i - 1] : nil) }
-        return viterbi(entries)
+        let title = WordShape.isTitleCase(words)
+        for (i, w) in words.enumerated() { entries[i] = entry(for: w, position: title ? 0 : i, previous: i > 0 ? words[i - 1] : nil) }
+        return entries
     }
 
     /// The candidate entry of a word at a sentence position.
@@ -245,7 +253,7 @@ public struct HMMTagger: Sendable {
         let key = lowercase ? word.lowercased() : word
         if let e = lexicon[key] { return e }
         if lowercase { return unknownEntry }
-        let shape = WordShape.of(word, position: position, previous: previous)
+        var shape = WordShape.of(word, position: position, previous: previous)
         switch shape {
         case .sentenceInitialCapitalized, .upper:
             if let e = lexicon[word.lowercased()] { return e }
@@ -255,6 +263,8 @@ public struct HMMTagger: Sendable {
         default:
             break
         }
+        let refined = shape.refined(for: word) { lexicon[$0] != nil }
+        if refined != shape && !suffixRows[Int(refined.rawValue)].isEmpty { shape = refined }
         let rows = suffixRows[Int(shape.rawValue)]
         if !rows.isEmpty {
             let scalars = word.unicodeScalars

@@ -17,6 +17,9 @@ public struct LemmaExample: Sendable, Equatable {
 public protocol PartOfSpeechTagger {
     /// One UPOS tag per word.
     func tags(for words: [String]) -> [String]
+    /// Per word, the tags it may have with their probabilities given the sentence. Taggers that
+    /// only pick one tag get a default: that tag with probability 1.
+    func tagPosteriors(for words: [String]) -> [[WeightedTag]]
 }
 
 /// How a lemma is made from a form: lowercase it (or not), remove a suffix, append another.
@@ -77,6 +80,8 @@ public struct LemmaRule: Hashable, Sendable, CustomStringConvertible {
 ///    suffixes; a candidate whose lemma is a known lemma (WordNet's lists or the training
 ///    lemmas) outranks one that is not. WordNet's exception lists and Morphy's rules propose
 ///    candidates too ("geese" → "goose").
+/// 3. **Uncertain tags**: with a tagger's posteriors the lemma is voted over the tags
+///    (``lemma(of:tags:position:next:)``); a few forms also look at the next word's tag.
 ///
 /// ```swift
 /// let lemmatizer = trainer.finish(wordNet: try WordNet(directory: WordNet.defaultDirectory))
@@ -102,6 +107,10 @@ public struct Lemmatizer: Sendable {
         var best: String
         /// Most frequent lemma per tag.
         var byTag: [String: String]
+        /// For a form whose lemma under one tag depends on the next word's tag ("her" PRON
+        /// before a NOUN is "her", elsewhere "she"): "tag|next tag" → lemma, where that differs
+        /// from ``byTag``; nil for most forms.
+        var byTagNext: [String: String]?
     }
 
     var lexicon: [String: Entry] = [:]
@@ -132,6 +141,19 @@ public struct Lemmatizer: Sendable {
         var letters = 0, upper = 0, digit = false
         var firstUpper = false
         for (k, s) in form.unicodeScalars.enumerated() {
+            if s.value < 0x80 {   // ASCII without the Unicode property tables
+                let v = s.value
+                if v >= 0x30 && v <= 0x39 {
+                    digit = true
+                } else if v >= 0x61 && v <= 0x7A {
+                    letters += 1
+                } else if v >= 0x41 && v <= 0x5A {
+                    letters += 1
+                    upper += 1
+                    if k == 0 { firstUpper = true }
+                }
+                continue
+            }
             let p = s.properties
             if p.numericType != nil { digit = true }
             if p.isAlphabetic {
@@ -149,21 +171,50 @@ public struct Lemmatizer: Sendable {
         "\(tag)|\(shape)|\(suffix)"
     }
 
+    /// Tag that stands for the end of the sentence as the next word's tag.
+    public static let sentenceEndTag = "</s>"
+    /// A form's lemma under a tag follows the next word's tag when that context was seen at
+    /// least this often in training with one lemma (and more often than its other lemmas).
+    public static let minimumNextTagCount = 2
+
     /// Lemmas of one sentence. `tags` (one UPOS per word) selects tag-aware lookups; nil is
     /// tag-free. `predicted`: the tags come from a tagger, not a treebank
-    /// (see ``lemma(of:tag:position:predicted:)``).
+    /// (see ``lemma(of:tag:position:predicted:next:)``).
     public func lemmatize(_ words: [String], tags: [String]?, predicted: Bool = false) -> [String] {
-        words.indices.map { lemma(of: words[$0], tag: tags?[$0], position: $0, predicted: predicted) }
+        words.indices.map { i in
+            lemma(of: words[i], tag: tags?[i], position: i, predicted: predicted, next: tags.map { Self.nextTag($0, after: i) })
+        }
     }
+
+    /// The tag after position `index` of a sentence's tags, or ``sentenceEndTag``.
+    static func nextTag(_ tags: [String], after index: Int) -> String {
+        index + 1 < tags.count ? tags[index + 1] : sentenceEndTag
+    }
+
+    /// Whether the lemma of `form` can depend on the next word's tag (see `next` in
+    /// ``lemma(of:tag:position:predicted:next:)``): a cache keys such forms by it too.
+    public func dependsOnNextTag(_ form: String) -> Bool { lexicon[form]?.byTagNext != nil }
 
     /// The lemma of `form` at `position` in its sentence, with its UPOS tag when known.
     ///
     /// `predicted`: the tag comes from a tagger and may be wrong, so for unseen forms the
-    /// tag-free rule statistics are mixed in (``predictedTagFreeWeight``).
-    public func lemma(of form: String, tag: String?, position: Int = 1, predicted: Bool = false) -> String {
+    /// tag-free rule statistics are mixed in (``predictedTagFreeWeight``). `next`: the next
+    /// word's tag (``sentenceEndTag`` after the last word), for the few forms whose lemma under
+    /// one tag depends on it (EWT: "her" PRON before a noun is "her", elsewhere "she").
+    public func lemma(of form: String, tag: String?, position: Int = 1, predicted: Bool = false, next: String? = nil) -> String {
         if let entry = lexicon[form] {
             guard let tag else { return entry.best }
+            if let next, let byNext = entry.byTagNext, let lemma = byNext[tag + "|" + next] { return lemma }
             if let lemma = entry.byTag[tag] { return lemma }
+        }
+        if let tag, !predicted {
+            // Seen in another case with this tag: "m" as NUM is "M" → "million", "TEHRAN" or
+            // "india" as PROPN are "Tehran", "India". Not with predicted tags: a lowercase word
+            // a tagger calls PROPN is more often a common noun it got wrong ("magazine" →
+            // "Magazine"; cross-validation on EWT train: gold tags +0.03 points, predicted −0.06).
+            for variant in Self.caseVariants(of: form) {
+                if let lemma = lexicon[variant]?.byTag[tag] { return lemma }
+            }
         }
         if position == 0 || Self.shape(form, position: position) == 3 {
             let lower = form.lowercased()
@@ -173,6 +224,16 @@ public struct Lemmatizer: Sendable {
             }
         }
         return guess(form, tag: tag, position: position, predicted: predicted)
+    }
+
+    /// The other spellings of a word's case worth a lexicon lookup: lowercase, capitalized
+    /// (first letter upper, the rest lower) and all capitals, without the form itself.
+    static func caseVariants(of form: String) -> [String] {
+        let lower = form.lowercased()
+        let capitalized = lower.prefix(1).uppercased() + lower.dropFirst()
+        var variants: [String] = []
+        for v in [lower, capitalized, form.uppercased()] where v != form && !variants.contains(v) { variants.append(v) }
+        return variants
     }
 
     /// Edit-rule scores for a form: rule counts of its (lowercased) suffixes in the context
@@ -283,6 +344,7 @@ public struct GoldTags: PartOfSpeechTagger {
 /// tokens, so frequent irregular words do not drown the regular endings unseen words have.
 public struct LemmatizerTrainer {
     var counts: [String: [String: [String: Int]]] = [:]  // form → tag → lemma → count
+    var nextCounts: [String: [String: Int]] = [:]  // "form\ttag\tnext tag" → lemma → count
     var ruleCounts: [String: [Int: Int]] = [:]  // context key → rule index → type count
     var types = Set<String>()
     var model = Lemmatizer(wordNet: WordNet())
@@ -294,10 +356,16 @@ public struct LemmatizerTrainer {
             guard !word.form.isEmpty, word.lemma != "_" else { continue }
             model.trainingWords += 1
             counts[word.form, default: [:]][word.upos, default: [:]][word.lemma, default: 0] += 1
+            let next = position + 1 < sentence.count ? sentence[position + 1].upos : Lemmatizer.sentenceEndTag
+            nextCounts["\(word.form)\t\(word.upos)\t\(next)", default: [:]][word.lemma, default: 0] += 1
             let shape = Lemmatizer.shape(word.form, position: position)
             let typeKey = "\(word.form)\t\(word.upos)\t\(word.lemma)\t\(shape)"
             guard types.insert(typeKey).inserted else { continue }
             let rule = LemmaRule(form: word.form, lemma: word.lemma)
+            // EWT gives the first piece of an e-mail address split over words ("Daniel" +
+            // "RCastagnola@ENRON…", goeswith) the whole address as its lemma: a rule that appends
+            // an address part fits that one word and no unseen one ("Ariel").
+            if rule.append.contains("@") { continue }
             let index: Int
             if let k = ruleIndex[rule] { index = k } else {
                 index = model.rules.count
@@ -346,6 +414,18 @@ public struct LemmatizerTrainer {
             }
             entry.best = Self.mostFrequent(overall)
             lemmatizer.lexicon[form] = entry
+        }
+        // Next-tag contexts, for (form, tag) pairs seen with more than one lemma.
+        for (key, lemmas) in nextCounts {
+            let parts = key.split(separator: "\t", omittingEmptySubsequences: false)
+            let form = String(parts[0]), tag = String(parts[1])
+            guard let byTag = counts[form]?[tag], byTag.count > 1, let usual = lemmatizer.lexicon[form]?.byTag[tag] else { continue }
+            let lemma = Self.mostFrequent(lemmas)
+            let count = lemmas[lemma]!
+            guard lemma != usual, count >= Lemmatizer.minimumNextTagCount, count * 2 > lemmas.values.reduce(0, +) else { continue }
+            var contexts = lemmatizer.lexicon[form]!.byTagNext ?? [:]
+            contexts["\(tag)|\(parts[2])"] = lemma
+            lemmatizer.lexicon[form]!.byTagNext = contexts
         }
         return lemmatizer
     }

@@ -30,6 +30,9 @@ struct EvalLemma: ParsableCommand {
     @Option(help: "A store holding a part-of-speech tagger, for predicted tags.")
     var tagger: String?
 
+    @Flag(help: "With --tagger: lemmatize with the tagger's single best (Viterbi) tag per word instead of voting over its tag posteriors.")
+    var singleTag = false
+
     @Flag(help: "Use the gold UPOS tags (an upper bound for any tagger).")
     var goldTags = false
 
@@ -41,12 +44,13 @@ struct EvalLemma: ParsableCommand {
 
     func validate() throws {
         if goldTags && tagger != nil { throw ValidationError("--gold-tags and --tagger exclude each other; choose one") }
+        if singleTag && tagger == nil { throw ValidationError("--single-tag needs --tagger STORE") }
     }
 
     func run() throws {
         try runReportingErrors {
             let source = LemmatizerSource(training: train, wordNet: noWordnet ? nil : wordnet)
-            let tagging: LemmaTagging = goldTags ? .gold : tagger.map { .tagger($0) } ?? .none
+            let tagging: LemmaTagging = goldTags ? .gold : tagger.map { singleTag ? .viterbi($0) : .tagger($0) } ?? .none
             let report = try LemmaEval.run(gold: gold, source: source, tagging: tagging, examples: showErrors,
                                           keepTokens: tokens != nil)
             if let tokens {

@@ -34,7 +34,8 @@ struct Tokenize: ParsableCommand {
             Reads plain or gzipped UTF-8 text (Project Gutenberg boilerplate dropped) and prints the \
             tokens separated by spaces. With --sentences, one sentence per line (a line break inside \
             a paragraph is not a sentence end, a blank line is); with --lemmas, each token as \
-            token/lemma (tag-free lemmas from --lemma-train and WordNet).
+            token/lemma (lemmas from --lemma-train and WordNet; tag-free, or voted over the tag \
+            posteriors of a --tagger store).
             Example:
               lexiforge tokenize --mode treebank --sentences Corpora/data/corpora/dorian-gray-ch1.txt
             """)
@@ -53,6 +54,9 @@ struct Tokenize: ParsableCommand {
 
     @Option(help: "CoNLL-U file the lemmatizer learns from (repeat for several); WordNet alone without it.")
     var lemmaTrain: [String] = []
+
+    @Option(help: "With --lemmas: a store holding a UPOS tagger (lexiforge hmm --tagged); lemmas follow its tag posteriors (use --mode treebank, the tokens it was trained on).")
+    var tagger: String?
 
     @Flag(help: "Lowercase every token.")
     var lowercase = false
@@ -77,6 +81,7 @@ struct Tokenize: ParsableCommand {
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("name at least one text file") }
+        if tagger != nil && !lemmas { throw ValidationError("--tagger picks lemmas: add --lemmas (and --lemma-train)") }
     }
 
     func run() throws {
@@ -88,6 +93,7 @@ struct Tokenize: ParsableCommand {
             config.replaceInvalidUTF8 = replaceInvalid
             config.measureTokenizer = measure
             if lemmas { config.lemmatizer = LemmatizerSource(training: lemmaTrain) }
+            config.tagger = tagger
             let out = BufferedOutput()
             let report = try TokenizeRun.run(config) { out.write($0) }
             out.flush()
@@ -99,6 +105,10 @@ struct Tokenize: ParsableCommand {
                 if report.lemmatizedTokens > 0 {
                     line += String(format: "; lemmatizing %d tokens %.3f CPU s, %.2f M tokens per CPU second", report.lemmatizedTokens,
                                    report.lemmatizeCPUSeconds, Double(report.lemmatizedTokens) / max(report.lemmatizeCPUSeconds, 1e-9) / 1e6)
+                }
+                if tagger != nil {
+                    line += String(format: "; tagging (posteriors) %.3f CPU s, %.2f M tokens per CPU second", report.taggingCPUSeconds,
+                                   Double(report.lemmatizedTokens) / max(report.taggingCPUSeconds, 1e-9) / 1e6)
                 }
                 if let t = report.tokenizerMeasure {
                     let what = t.sentences ? "tokenizer and sentence splitter" : "tokenizer"

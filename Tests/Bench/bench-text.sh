@@ -13,15 +13,18 @@ say "## Text processing (UD English EWT dev; lemmatizer trained on EWT train + W
 if [ ! -f "$UD/en_ewt-ud-dev.conllu.gz" ]; then say "skipped: $UD is absent"; exit 0; fi
 f1=$("$BIN" eval tokenize "$UD/en_ewt-ud-dev.conllu.gz" 2>/dev/null | sed -n 's/^tokens: .*F1 \([0-9.]*\).*/\1/p')
 say "tokenization F1 (treebank mode, multiword tokens as written): $f1 (target >= 0.98; NLTK word_tokenize 0.949)"
+verdict() { python3 -c "import sys; print('target met' if float(sys.argv[1]) >= float(sys.argv[2]) else 'target NOT met')" "$1" "$2"; }
 free=$("$BIN" eval lemma "$UD/en_ewt-ud-dev.conllu.gz" --train "$UD/en_ewt-ud-train.conllu.gz" 2>"$REPORT.lemma-time" | sed -n 's/^accuracy: \([0-9.]*\).*/\1/p')
-say "lemma accuracy, no tags: $free (target >= 0.96; simplemma 0.947) [$(cat "$REPORT.lemma-time")]"
+say "lemma accuracy, no tags: $free (target >= 0.96, $(verdict "$free" 0.96); simplemma 0.947) [$(cat "$REPORT.lemma-time")]"
 gold=$("$BIN" eval lemma "$UD/en_ewt-ud-dev.conllu.gz" --train "$UD/en_ewt-ud-train.conllu.gz" --gold-tags 2>/dev/null | sed -n 's/^accuracy: \([0-9.]*\).*/\1/p')
 say "lemma accuracy, gold UPOS tags (upper bound for any tagger): $gold (NLTK WordNet gold tags 0.926, spaCy rules gold tags 0.923)"
 TAGGER=$(mktemp --suffix=.sqlite); G11TXT=$(mktemp); trap 'rm -f "$TAGGER" "$G11TXT"' EXIT
 rm -f "$TAGGER"
 "$BIN" hmm --quiet --tagged "$UD/en_ewt-ud-train.conllu.gz" -o "$TAGGER"
+single=$("$BIN" eval lemma "$UD/en_ewt-ud-dev.conllu.gz" --train "$UD/en_ewt-ud-train.conllu.gz" --tagger "$TAGGER" --single-tag 2>"$REPORT.lemma-time" | sed -n 's/^accuracy: \([0-9.]*\).*/\1/p')
+say "lemma accuracy, the HMM tagger's single best (Viterbi) UPOS tag per word (--single-tag): $single [$(cat "$REPORT.lemma-time")]"
 pred=$("$BIN" eval lemma "$UD/en_ewt-ud-dev.conllu.gz" --train "$UD/en_ewt-ud-train.conllu.gz" --tagger "$TAGGER" 2>"$REPORT.lemma-time" | sed -n 's/^accuracy: \([0-9.]*\).*/\1/p')
-say "lemma accuracy, UPOS tags predicted by the HMM tagger (lexiforge hmm on EWT train): $pred (target >= 0.97; gain over no tags $(python3 -c "print(f'{($pred-$free)*100:+.2f}')") points; most-frequent lookup with predicted tags 0.956) [$(cat "$REPORT.lemma-time")]"
+say "lemma accuracy, predicted UPOS tags (lemma voted over the HMM tagger's forward-backward tag posteriors; lexiforge hmm on EWT train): $pred (target >= 0.97, $(verdict "$pred" 0.97); gain over no tags $(python3 -c "print(f'{($pred-$free)*100:+.2f}')") points, over the single tag $(python3 -c "print(f'{($pred-$single)*100:+.2f}')"); most-frequent lookup with predicted tags 0.956) [$(cat "$REPORT.lemma-time"); tagging here includes the posteriors]"
 rm -f "$REPORT.lemma-time"
 G11="$SHARED_DATA/corpora/gutenberg-11m.txt.gz"
 if [ -f "$G11" ]; then
@@ -46,5 +49,9 @@ if [ -f "$G11" ]; then
   say "  whole 'lexiforge tokenize' (read, gunzip, SHA-256, UTF-8 check, Gutenberg filter, tokenize, print to /dev/null): $best_whole MB per CPU second"
   zcat "$G11" >"$G11TXT"
   m=$("$BIN" tokenize --measure --sentences --lemmas --lemma-train "$UD/en_ewt-ud-train.conllu.gz" "$G11TXT" 2>&1 >/dev/null | grep '^measure: whole run')
-  say "lemmatize (tag-free, EWT train + WordNet, per-(form, tag) cache) on gutenberg-11m: ${m##*lemmatizing } (target >= 1M tokens/s)"
+  rate=$(echo "$m" | sed -n 's/.*, \([0-9.]*\) M tokens per CPU second.*/\1/p')
+  say "lemmatize (tag-free, EWT train + WordNet, per-(form, tag) cache) on gutenberg-11m: ${m##*lemmatizing } (target >= 1M tokens/s, $(verdict "${rate:-0}" 1))"
+  m=$("$BIN" tokenize --measure --mode treebank --sentences --lemmas --lemma-train "$UD/en_ewt-ud-train.conllu.gz" --tagger "$TAGGER" "$G11TXT" 2>&1 >/dev/null | grep '^measure: whole run')
+  rate=$(echo "$m" | sed -n 's/.*lemmatizing [0-9]* tokens [0-9.]* CPU s, \([0-9.]*\) M tokens per CPU second.*/\1/p')
+  say "lemmatize with predicted tags (treebank tokens, votes over the HMM tagger's posteriors, same cache) on gutenberg-11m: ${m##*lemmatizing } (lemmatizing target >= 1M tokens/s, $(verdict "${rate:-0}" 1); tagging target >= 500k tokens/s)"
 fi

@@ -177,6 +177,54 @@ struct HMMViterbiTests {
         #expect(WordShape.of("York", position: 3, previous: "New") == .capitalizedRun)
         #expect(WordShape.of("York", position: 3, previous: "in") == .capitalized)
     }
+
+    @Test func capitalizedWithAKnownLowercaseForm() {
+        let known: (String) -> Bool = { $0 == "deputy" }
+        #expect(WordShape.capitalized.refined(for: "Deputy", isKnown: known) == .capitalizedCommon)
+        #expect(WordShape.capitalizedRun.refined(for: "Deputy", isKnown: known) == .capitalizedRunCommon)
+        #expect(WordShape.capitalized.refined(for: "Zaman", isKnown: known) == .capitalized)
+        #expect(WordShape.sentenceInitialCapitalized.refined(for: "Deputy", isKnown: known) == .sentenceInitialCapitalized)
+        // The trainer files a rare "Deputy" beside a known "deputy" under the refined shape.
+        let trainer = SupervisedHMMTrainer()
+        trainer.add(words: ["the", "deputy", "runs"], tags: ["DET", "NOUN", "VERB"])
+        trainer.add(words: ["a", "Deputy", "runs"], tags: ["DET", "NOUN", "VERB"])
+        trainer.add(words: ["so", "Zaman", "runs"], tags: ["ADV", "PROPN", "VERB"])
+        let shapes = Set(trainer.finish().suffixes.filter { $0.suffix == "y" || $0.suffix == "n" }.map { "\($0.suffix) \($0.shape)" })
+        #expect(shapes.contains("y capitalizedCommon") && shapes.contains("n capitalized"))
+        #expect(!shapes.contains("y capitalized"))
+    }
+
+    @Test func titleCase() {
+        #expect(WordShape.isTitleCase(["Man", "Arrested", "in", "Deputy", "Shooting"]))
+        #expect(!WordShape.isTitleCase(["The", "man", "was", "arrested", "in", "Ohio"]))
+        #expect(!WordShape.isTitleCase(["Hello", "World"]))   // one word after the first: too little to tell
+        #expect(WordShape.isTitleCase(["Hello", "Big", "World", "!"]))
+    }
+
+    /// Forward-backward on the hand-worked model: the three complete paths of "I saw her duck"
+    /// (saw/NOUN leads nowhere) have joint probabilities 0.0002304 (her/PRON duck/NOUN),
+    /// 0.0003072 (her/PRON duck/VERB) and 0.001536 (her/DET duck/NOUN), Z = 0.0020736, so
+    /// P(her = DET) = 0.001536 / Z = 20/27 and P(duck = NOUN) = 0.0017664 / Z = 23/27.
+    @Test func posteriorsByHand() {
+        let posteriors = HMMTagger(tables: Self.tables).tagPosteriors(["I", "saw", "her", "duck"])
+        func p(_ i: Int, _ tag: String) -> Double { posteriors[i].first { $0.tag == tag }?.probability ?? 0 }
+        #expect(near(p(0, "PRON"), 1, 1e-6) && near(p(1, "VERB"), 1, 1e-6) && near(p(1, "NOUN"), 0, 1e-6))
+        #expect(near(p(2, "DET"), 20.0 / 27, 1e-6) && near(p(2, "PRON"), 7.0 / 27, 1e-6))
+        #expect(near(p(3, "NOUN"), 23.0 / 27, 1e-6) && near(p(3, "VERB"), 4.0 / 27, 1e-6))
+        #expect(posteriors[2].map(\.tag) == ["DET", "PRON"])   // most probable first
+        #expect(HMMTagger(tables: Self.tables).tagPosteriors([]).isEmpty)
+    }
+
+    @Test func posteriorsAreDistributionsOnATrainedTagger() {
+        let tagger = HMMTagger(tables: train([fixture("tiny.txt")]))
+        for sentence in [["the", "dog", "sleeps"], ["a", "Cat", "jumps", "and", "runs"], ["dogs"]] {
+            let posteriors = tagger.tagPosteriors(sentence)
+            #expect(posteriors.count == sentence.count)
+            for list in posteriors { #expect(near(list.reduce(0) { $0 + $1.probability }, 1, 1e-9)) }
+            // The per-word best tags agree with Viterbi on these unambiguous sentences.
+            #expect(posteriors.map { $0[0].tag } == tagger.tag(sentence).map(\.tag))
+        }
+    }
 }
 
 @Suite("HMM: Baum-Welch")

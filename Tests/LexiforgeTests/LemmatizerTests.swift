@@ -119,7 +119,8 @@ struct LemmatizerTests {
         #expect(free.accuracy >= 0.96)
         let gold = try LemmaEval.run(gold: Self.ud + "/en_ewt-ud-dev.conllu.gz", source: source, tagging: .gold)
         #expect(gold.accuracy >= 0.97)
-        // With predicted tags: the 97% target is not reached yet (96.78%); guard the gain over no tags.
+        // With predicted tags (lemmas voted over the tagger's posteriors): the 97% target is not reached
+        // yet (96.83%); guard the gain over no tags.
         let folder = try TemporaryFolder()
         let store = folder.file("upos.sqlite")
         _ = try HMMBuild.run(HMMBuildConfig(mode: .supervised(.init()), inputs: [Self.ud + "/en_ewt-ud-train.conllu.gz"], output: store),
