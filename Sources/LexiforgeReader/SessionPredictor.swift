@@ -32,7 +32,10 @@ public final class SessionPredictor: @unchecked Sendable {
     private var total = 0
     private let lock = NSLock()
 
-    public init(model: NgramPredictor, weight: Double = 0.1, capacity: Int = 2_000) {
+    /// The default λ (see ``weight``).
+    public static let defaultWeight = 0.1
+
+    public init(model: NgramPredictor, weight: Double = SessionPredictor.defaultWeight, capacity: Int = 2_000) {
         self.model = model
         self.weight = weight
         self.capacity = capacity
