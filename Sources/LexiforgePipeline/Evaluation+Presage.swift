@@ -14,7 +14,8 @@ public enum KeystrokeProtocol: Sendable, Equatable {
     ///   the backquote), so "don't" is two words, "don" and "t", and "well-known" is "well" and
     ///   "known"; punctuation and blanks are typed for free, as there;
     /// - every byte of a token is a keystroke, plus one for the space after it; presage_simulator
-    ///   starts its selection counter at 1, and so does this protocol;
+    ///   starts its selection counter at 1, and so does this protocol; text that ends with a blank
+    ///   or punctuation ends with an empty token there, one keystroke, and so it does here;
     /// - a suggestion is taken only if it equals the token exactly: case-sensitive, as
     ///   presage_simulator runs by default, unless `caseInsensitive` (then the tokens are
     ///   ASCII-lowercased, as `-i` does). Suggestions are shown as ``SuggestionStyle`` shows
@@ -44,6 +45,7 @@ extension Evaluation {
         var tokens: [PresageToken] = []
         var current: [UInt8] = []
         var sentenceStart = true
+        var ending = false
         func flush() {
             guard !current.isEmpty else { return }
             tokens.append(PresageToken(text: String(decoding: current, as: UTF8.self), bytes: current, sentenceStart: sentenceStart))
@@ -51,6 +53,7 @@ extension Evaluation {
             sentenceStart = false
         }
         for byte in text {
+            ending = true
             let blank = byte == 0x20 || (0x09...0x0D).contains(byte)
             let punctuation = (0x21...0x2F).contains(byte) || (0x3A...0x40).contains(byte)
                 || (0x5B...0x60).contains(byte) || (0x7B...0x7E).contains(byte)
@@ -58,10 +61,13 @@ extension Evaluation {
                 flush()
                 if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "?") { sentenceStart = true }
             } else {
+                ending = false
                 current.append(lowercase && (0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
             }
         }
         flush()
+        // Text that ends in a blank or punctuation ends with an empty token (one keystroke), as there.
+        if ending { tokens.append(PresageToken(text: "", bytes: [], sentenceStart: sentenceStart)) }
         return tokens
     }
 
@@ -94,9 +100,14 @@ extension Evaluation {
                 if token.sentenceStart { context.removeAll() }
                 let keys = try keyboard.type(token.text, length: token.bytes.count, report: &report) { typed, passedOver in
                     let prefix = String(decoding: token.bytes[..<typed], as: UTF8.self)
-                    return try keyboard.suggest(prefix: spelled(style.query(prefix)), after: context, excluding: passedOver).map { (p: Prediction) -> (word: String, shown: String) in
-                        let shown = style.display(p.word, typed: prefix, atSentenceStart: token.sentenceStart)
-                        return (p.word, caseInsensitive ? shown.lowercased() : shown)
+                    func shown(_ word: String) -> String {
+                        let shown = style.display(word, typed: prefix, atSentenceStart: token.sentenceStart)
+                        return caseInsensitive ? shown.lowercased() : shown
+                    }
+                    // Not repeated: the words that would look as they looked before ("I" after “ is “I, new).
+                    let repeated = Set(passedOver.filter { shown($0.word) == $0.shown }.map(\.word))
+                    return try keyboard.suggest(prefix: spelled(style.query(prefix)), after: context, excluding: repeated).map {
+                        ($0.word, shown($0.word))
                     }
                 }
                 trace?(token.text, keys)

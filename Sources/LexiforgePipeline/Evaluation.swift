@@ -135,7 +135,7 @@ public enum Evaluation {
                 let context = Array(sentence[..<i])
                 let characters = Array(word)
                 let keys = try keyboard.type(word, length: characters.count, report: &report) { typed, passedOver in
-                    try keyboard.suggest(prefix: String(characters[..<typed]), after: context, excluding: passedOver).map { ($0.word, $0.word) }
+                    try keyboard.suggest(prefix: String(characters[..<typed]), after: context, excluding: Set(passedOver.map(\.word))).map { ($0.word, $0.word) }
                 }
                 trace?(word, keys)
                 keyboard.learn(word, after: context.last)
@@ -167,13 +167,13 @@ struct SimulatedKeyboard {
 
     /// Types `wanted` (`length` keystrokes long) as the simulated user does: before each keystroke
     /// `shown(typed, passedOver)` gives the suggestions on screen after `typed` keystrokes (each
-    /// as the store spells it and as it is shown); the user takes `wanted` with one keystroke as
-    /// soon as it is shown. Returns the keystrokes spent.
+    /// as the store spells it and as it is shown), given those shown before for this word; the
+    /// user takes `wanted` with one keystroke as soon as it is shown. Returns the keystrokes spent.
     func type(_ wanted: String, length: Int, report: inout Evaluation.KeystrokeReport,
-              shown: (Int, Set<String>) throws -> [(word: String, shown: String)]) rethrows -> Int {
+              shown: (Int, [(word: String, shown: String)]) throws -> [(word: String, shown: String)]) rethrows -> Int {
         report.words += 1
         report.characters += length + 1
-        var passedOver = Set<String>()
+        var passedOver: [(word: String, shown: String)] = []
         for typed in 0..<length {
             let words = try shown(typed, passedOver)
             if words.contains(where: { $0.shown == wanted }) {
@@ -181,7 +181,7 @@ struct SimulatedKeyboard {
                 report.selections += 1
                 return typed + 1
             }
-            passedOver.formUnion(words.map(\.word))
+            passedOver += words
         }
         report.typed += length + 1
         return length + 1
