@@ -101,7 +101,8 @@ extension Evaluation {
                 let keys = try keyboard.type(token.text, length: token.bytes.count, report: &report) { typed, passedOver in
                     let prefix = String(decoding: token.bytes[..<typed], as: UTF8.self)
                     func shown(_ word: String) -> String {
-                        let shown = style.display(word, typed: prefix, atSentenceStart: token.sentenceStart)
+                        let shown = style.display(word, typed: prefix, atSentenceStart: token.sentenceStart,
+                                                  written: keyboard.spelling(of: word))
                         return caseInsensitive ? shown.lowercased() : shown
                     }
                     // Not repeated: the words that would look as they looked before ("I" after “ is “I, new).
@@ -114,7 +115,10 @@ extension Evaluation {
                 // The context word: the token without the quotes it keeps around it.
                 let word = spelled(token.text).trimmingCharacters(in: CharacterSet.alphanumerics.inverted)
                 guard !word.isEmpty else { continue }   // a lone quote: no word of the model
-                keyboard.learn(word, after: context.last)
+                // Case says something inside a sentence only (not at its start, nor after a quote).
+                let (opening, written) = SuggestionStyle.split(token.text)
+                let meaningful = !caseInsensitive && !token.sentenceStart && opening.isEmpty && written.count == word.count
+                keyboard.learn(word, after: context.last, written: meaningful ? String(written) : nil)
                 context.append(word)
             }
         }

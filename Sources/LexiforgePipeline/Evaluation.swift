@@ -163,7 +163,12 @@ struct SimulatedKeyboard {
             : try predictor.completions(of: prefix, after: context, limit: suggestions, excluding: passedOver)
     }
 
-    func learn(_ word: String, after previous: String?) { session?.learn(word, after: previous) }
+    func learn(_ word: String, after previous: String?, written: String? = nil) {
+        session?.learn(word, after: previous, written: written)
+    }
+
+    /// How the session saw the user write `word` inside a sentence, if it differs from the store.
+    func spelling(of word: String) -> String? { session?.spelling(of: word) }
 
     /// Types `wanted` (`length` keystrokes long) as the simulated user does: before each keystroke
     /// `shown(typed, passedOver)` gives the suggestions on screen after `typed` keystrokes (each

@@ -39,10 +39,15 @@ public struct SuggestionStyle: Sendable, Equatable {
     }
 
     /// `word` (as the store spells it) as the keyboard shows it after the user typed `typed` of it.
-    public func display(_ word: String, typed: String, atSentenceStart: Bool) -> String {
+    /// `written`: how the user writes the word inside a sentence, if a session learned it
+    /// (``SessionPredictor/spelling(of:)``); it is shown so unless a capital is called for.
+    public func display(_ word: String, typed: String, atSentenceStart: Bool, written: String? = nil) -> String {
         let (opening, typedWord) = Self.split(typed)
         guard lowercasedStore, let first = word.first else { return opening + word }
         let capital = typedWord.first.map(\.isUppercase) ?? (atSentenceStart || !opening.isEmpty)
+        if let written, written.lowercased() == word, written.hasPrefix(String(typedWord)) || capital {
+            return opening + (capital ? written.prefix(1).uppercased() + written.dropFirst() : written)
+        }
         return opening + (capital ? first.uppercased() + word.dropFirst() : word)
     }
 }

@@ -122,8 +122,8 @@ presage_config "DefaultSmoothedNgramPredictor UserSmoothedNgramPredictor Default
 presage_config "DefaultSmoothedNgramPredictor DefaultRecencyPredictor" "$WORK/presage-recency.xml"
 presage_ksr() {   # config file, held-out text, extra options; "aborted" when presage_simulator fails
     rm -f "$WORK/presage-user.db"
-    { (presage_simulator -q "${@:3}" -c "$1" "$2" 2>/dev/null) 2>/dev/null || true; } | awk '/^KSR: / {printf "%.2f", $2; found = 1} END {if (!found) print "aborted"}'
-}
+    { presage_simulator -q "${@:3}" -c "$1" "$2" || true; } | awk '/^KSR: / {printf "%.2f", $2; found = 1} END {if (!found) print "aborted"}'
+} 2>/dev/null
 ours_ksr() { "$BIN" eval ksr "$WORK/dg.sqlite" "$@" | awk '$1 == "ksr" {print $2}' | tr -d %; }
 delta() { python3 -c "import sys; a, b = sys.argv[1:]; print('n/a' if 'aborted' in (a, b) else f'{float(a) - float(b):+.2f}')" "$1" "$2"; }
 say "KSR, trained on Dorian Gray (whole novel, lowercased), on the first 20 KB of each held-out text; Presage: text2ngram -l db, 6 suggestions"

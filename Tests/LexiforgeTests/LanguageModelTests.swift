@@ -333,6 +333,10 @@ struct SuggestionStyleTests {
         #expect(style.display("cat", typed: "", atSentenceStart: false) == "cat")
         #expect(style.display("i", typed: "“", atSentenceStart: false) == "“I")
         #expect(style.display("dog", typed: "(d", atSentenceStart: true) == "(dog")
+        // A spelling the session learned ("I") is shown unless the typed letters say otherwise.
+        #expect(style.display("i", typed: "", atSentenceStart: false, written: "I") == "I")
+        #expect(style.display("victor", typed: "v", atSentenceStart: false, written: "Victor") == "victor")
+        #expect(style.display("victor", typed: "“", atSentenceStart: false, written: "Victor") == "“Victor")
         let kept = SuggestionStyle(lowercasedStore: false)
         #expect(kept.query("Th") == "Th" && kept.display("the", typed: "“", atSentenceStart: true) == "“the")
     }
@@ -359,5 +363,37 @@ struct SessionPredictorTests {
         let think = try #require(try session.completions(of: "thi", after: ["I"], limit: 3).first { $0.word == "think" })
         let pModel = try model.probability(of: "think", after: ["I"])
         #expect(abs(think.probability - (0.9 * pModel + 0.1 * 0.5)) < 1e-6)
+    }
+
+    @Test("the session remembers how the user writes a word inside a sentence")
+    func spellings() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try buildStore(["sample.txt"], order: 3, in: dir, name: "s.sqlite", lowercase: true)
+        let session = SessionPredictor(model: try NgramPredictor(store: TrainedStore(path: path)))
+        #expect(session.spelling(of: "i") == nil)
+        session.learn("i", after: "think", written: "I")
+        session.learn("cat", after: "the", written: "cat")
+        #expect(session.spelling(of: "i") == "I" && session.spelling(of: "cat") == nil)
+        session.learn("i")   // case unknown (a sentence start): the spelling stays
+        #expect(session.spelling(of: "i") == "I")
+        session.learn("i", written: "i")
+        #expect(session.spelling(of: "i") == nil)
+    }
+
+    @Test("presage protocol: a learned spelling is shown in the middle of a sentence")
+    func learnedSpellingInPresageProtocol() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try buildStore(["sample.txt"], order: 3, in: dir, name: "s.sqlite", lowercase: true)
+        let text = dir.appendingPathComponent("typed.txt").path
+        try "so I think so I think".write(toFile: text, atomically: true, encoding: .utf8)
+        var keys: [Int] = []
+        _ = try Evaluation.ksr(store: path, files: [text], suggestions: 6, adapt: true, protocol: .presage(caseInsensitive: false)) { keys.append($1) }
+        // The first "I" inside the sentence is typed (2 keys: "i" is shown, not "I"); the second is taken at once.
+        #expect(keys[1] == 2 && keys[4] == 1, "\(keys)")
+        keys = []
+        _ = try Evaluation.ksr(store: path, files: [text], suggestions: 6, protocol: .presage(caseInsensitive: false)) { keys.append($1) }
+        #expect(keys[4] == 2, "without a session nothing is learned: \(keys)")
     }
 }
