@@ -79,9 +79,11 @@ public enum Evaluation {
     /// Keystroke savings as ``ksr(store:files:suggestions:maxCharacters:)`` measures them.
     public struct KeystrokeReport: Sendable {
         public var words = 0
-        /// Keystrokes without prediction: every character of every word, plus one space after each.
+        /// Keystrokes without prediction: every character of every word, plus one space after each
+        /// (UTF-8 bytes under the presage protocol: presage_simulator's kn).
         public var characters = 0
-        /// Characters typed, and suggestions taken (one keystroke each).
+        /// Characters typed, and suggestions taken (one keystroke each; the presage protocol
+        /// starts `selections` at 1, as presage_simulator starts ks).
         public var typed = 0
         public var selections = 0
         public var ksr: Double { characters == 0 ? 0 : 1 - Double(typed + selections) / Double(characters) }
