@@ -108,6 +108,9 @@ if [ "$kenlm" != "n/a" ]; then diff=$(python3 -c "print(f'{100*abs($ours-$kenlm)
 say "perplexity on $(basename "$HELD"): lexiforge $ours (oov $(awk '$1 == "oov" {print $2}' "$WORK/ppl")), kenlm on our ARPA $kenlm: difference ${diff}% (target <= 0.1%)"
 DG="$SHARED_DATA/corpora/dorian-gray-pg174.txt"
 "$BIN" ngrams "$DG" -o "$WORK/dg.sqlite" --lowercase --straight-quotes --language-model --quiet
+# The same bytes text2ngram learns from: the Gutenberg header and licence kept (which the held-out
+# files also carry, so both tools profit from them there).
+"$BIN" ngrams "$DG" -o "$WORK/dg-all.sqlite" --lowercase --straight-quotes --language-model --keep-gutenberg-boilerplate --quiet
 rm -f "$WORK/t2n-dg.db"
 for n in 1 2 3; do text2ngram -n $n -l -a -f sqlite -o "$WORK/t2n-dg.db" "$DG" >/dev/null 2>&1; done
 # Presage as the issue's anchor (smoothed n-gram predictor only), and adapting: its default
@@ -124,7 +127,7 @@ presage_ksr() {   # config file, held-out text, extra options; "aborted" when pr
     rm -f "$WORK/presage-user.db"
     { presage_simulator -q "${@:3}" -c "$1" "$2" || true; } | awk '/^KSR: / {printf "%.2f", $2; found = 1} END {if (!found) print "aborted"}'
 } 2>/dev/null
-ours_ksr() { "$BIN" eval ksr "$WORK/dg.sqlite" "$@" | awk '$1 == "ksr" {print $2}' | tr -d %; }
+ours_ksr() { "$BIN" eval ksr "${STORE:-$WORK/dg.sqlite}" "$@" | awk '$1 == "ksr" {print $2}' | tr -d %; }
 delta() { python3 -c "import sys; a, b = sys.argv[1:]; print('n/a' if 'aborted' in (a, b) else f'{float(a) - float(b):+.2f}')" "$1" "$2"; }
 say "KSR, trained on Dorian Gray (whole novel, lowercased), on the first 20 KB of each held-out text; Presage: text2ngram -l db, 6 suggestions"
 say "  protocols: presage = lexiforge eval ksr --protocol presage, presage_simulator's own tokens and keystroke counts (strict);"
@@ -146,6 +149,9 @@ for name in frankenstein-pg84 alice-pg11-body pride-and-prejudice-pg1342 sherloc
     say "    lexiforge, presage protocol, case-sensitive: 3 suggestions ${c3}% ($(delta "$c3" "$p")), 6 suggestions ${c6}% ($(delta "$c6" "$p")); targets (3 > Presage / 6 >= Presage + 5): $(verdict "$c3" "$c6" "$p")"
     say "    lexiforge, presage protocol, -i: ${i3}% / ${i6}% against Presage -i ${pi}%: $(verdict "$i3" "$i6" "$pi")"
     say "    lexiforge --adapt (session cache), presage protocol: ${a3}% / ${a6}% against the anchor: $(verdict "$a3" "$a6" "$p"); against Presage smoothed + recency ${pr}%: $(delta "$a3" "$pr") / $(delta "$a6" "$pr"); -i ${ai3}% / ${ai6}% against ${pri}%: $(delta "$ai3" "$pri") / $(delta "$ai6" "$pri")"
+    b3=$(STORE="$WORK/dg-all.sqlite" ours_ksr "$held" --suggestions 3 --protocol presage); b6=$(STORE="$WORK/dg-all.sqlite" ours_ksr "$held" --suggestions 6 --protocol presage)
+    ba3=$(STORE="$WORK/dg-all.sqlite" ours_ksr "$held" --suggestions 3 --protocol presage --adapt); ba6=$(STORE="$WORK/dg-all.sqlite" ours_ksr "$held" --suggestions 6 --protocol presage --adapt)
+    say "    lexiforge store of text2ngram's exact input (boilerplate kept), presage protocol: ${b3}% / ${b6}%: $(verdict "$b3" "$b6" "$p"); --adapt ${ba3}% / ${ba6}%: $(verdict "$ba3" "$ba6" "$p")"
     say "    lexiforge, sentences protocol (not comparable): ${s3}% / ${s6}%"
 done
 G100="$SHARED_DATA/corpora/gutenberg-100m.txt.gz"
