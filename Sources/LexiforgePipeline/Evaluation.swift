@@ -79,9 +79,11 @@ public enum Evaluation {
     /// Keystroke savings as ``ksr(store:files:suggestions:maxCharacters:)`` measures them.
     public struct KeystrokeReport: Sendable {
         public var words = 0
-        /// Keystrokes without prediction: every character of every word, plus one space after each.
+        /// Keystrokes without prediction: every character of every word, plus one space after each
+        /// (UTF-8 bytes under the presage protocol: presage_simulator's kn).
         public var characters = 0
-        /// Characters typed, and suggestions taken (one keystroke each).
+        /// Characters typed, and suggestions taken (one keystroke each; the presage protocol
+        /// starts `selections` at 1, as presage_simulator starts ks).
         public var typed = 0
         public var selections = 0
         public var ksr: Double { characters == 0 ? 0 : 1 - Double(typed + selections) / Double(characters) }
@@ -89,24 +91,33 @@ public enum Evaluation {
 
     /// Keystroke savings rate of a simulated user.
     ///
-    /// Protocol: for each word of each sentence (tokenized as the store was built, so punctuation is
-    /// dropped unless the store keeps it), before each character the user types, the keyboard shows
-    /// `suggestions` words: the next-word predictions when nothing of the word is typed yet, the
-    /// completions of the typed prefix otherwise, both in the context of the sentence's previous
-    /// words, leaving out the words already shown (and so passed over) for this word, as Presage
-    /// does with REPEAT_SUGGESTIONS off. As soon as the wanted word is shown, the user takes it with one keystroke, which also
+    /// Protocol ``KeystrokeProtocol/sentences`` (the default): for each word of each sentence
+    /// (tokenized as the store was built, so punctuation is dropped unless the store keeps it),
+    /// before each character the user types, the keyboard shows `suggestions` words: the next-word
+    /// predictions when nothing of the word is typed yet, the completions of the typed prefix
+    /// otherwise, both in the context of the sentence's previous words, leaving out the words
+    /// already shown (and so passed over) for this word, as Presage does with REPEAT_SUGGESTIONS
+    /// off. As soon as the wanted word is shown, the user takes it with one keystroke, which also
     /// enters the space after it; otherwise the user types the next character, and after the last
     /// one a space. KSR = 1 − (typed + selections) / (characters + spaces without prediction).
-    /// Differences from presage_simulator: Presage also counts punctuation, line breaks and other
-    /// non-word characters in kn (which no suggestion can save), matches case-insensitively in its
-    /// lowercase mode, and runs over the raw text rather than our sentences; so its KSR on the same
-    /// text is a little lower for the same predictions. `maxCharacters` limits the held-out text,
-    /// counted as presage_simulator reads it (the first N characters of each file).
+    /// Words are matched in the store's spelling (lowercased for a lowercased store, like
+    /// presage_simulator -i), Gutenberg boilerplate is dropped as in training, and characters are
+    /// Unicode characters. ``KeystrokeProtocol/presage(caseInsensitive:)`` measures instead
+    /// exactly what presage_simulator measures (see there).
+    /// With `adapt`, a ``SessionPredictor`` of weight `sessionWeight` learns each word once typed.
+    /// `maxCharacters` limits the held-out text to the first N characters of each file.
     /// `trace` receives each word and the keystrokes it took (for comparing simulators word by word).
     public static func ksr(store path: String, files: [String], suggestions: Int, maxCharacters: Int? = nil,
-                           adapt: Bool = false, trace: ((String, Int) -> Void)? = nil) throws -> KeystrokeReport {
+                           adapt: Bool = false, sessionWeight: Double = SessionPredictor.defaultWeight,
+                           protocol mode: KeystrokeProtocol = .sentences,
+                           trace: ((String, Int) -> Void)? = nil) throws -> KeystrokeReport {
         let predictor = try NgramPredictor(store: TrainedStore(path: path))
-        let session = adapt ? SessionPredictor(model: predictor) : nil
+        let keyboard = SimulatedKeyboard(predictor: predictor, session: adapt ? SessionPredictor(model: predictor, weight: sessionWeight) : nil,
+                                         suggestions: suggestions)
+        if case .presage(let caseInsensitive) = mode {
+            return try presageKSR(keyboard: keyboard, files: files, caseInsensitive: caseInsensitive,
+                                  maxCharacters: maxCharacters, trace: trace)
+        }
         var inputs = files
         var scratch: [String] = []
         if let maxCharacters {
@@ -125,39 +136,62 @@ public enum Evaluation {
             for (i, word) in sentence.enumerated() {
                 let context = Array(sentence[..<i])
                 let characters = Array(word)
-                report.words += 1
-                report.characters += characters.count + 1
-                var taken = false
-                var passedOver = Set<String>()
-                for typed in 0..<characters.count {
-                    let prefix = String(characters[..<typed])
-                    let shown: [Prediction]
-                    if let session {
-                        shown = typed == 0
-                            ? try session.nextWords(after: context, limit: suggestions)
-                            : try session.completions(of: prefix, after: context, limit: suggestions, excluding: passedOver)
-                    } else {
-                        shown = typed == 0
-                            ? try predictor.nextWords(after: context, limit: suggestions)
-                            : try predictor.completions(of: prefix, after: context, limit: suggestions, excluding: passedOver)
-                    }
-                    passedOver.formUnion(shown.map(\.word))
-                    if shown.contains(where: { $0.word == word }) {
-                        report.typed += typed
-                        report.selections += 1
-                        trace?(word, typed + 1)
-                        taken = true
-                        break
-                    }
+                let keys = try keyboard.type(word, length: characters.count, report: &report) { typed, passedOver in
+                    try keyboard.suggest(prefix: String(characters[..<typed]), after: context, excluding: Set(passedOver.map(\.word))).map { ($0.word, $0.word) }
                 }
-                if !taken {
-                    report.typed += characters.count + 1
-                    trace?(word, characters.count + 1)
-                }
-                session?.learn(word, after: context.last)
+                trace?(word, keys)
+                keyboard.learn(word, after: context.last)
             }
         }
         return report
+    }
+}
+
+/// The keyboard a simulated user types on: a store's predictions, or a session mixed into them.
+struct SimulatedKeyboard {
+    let predictor: NgramPredictor
+    let session: SessionPredictor?
+    let suggestions: Int
+
+    /// The suggestions shown after `prefix` (store spelling) of a word is typed.
+    func suggest(prefix: String, after context: [String], excluding passedOver: Set<String>) throws -> [Prediction] {
+        if let session {
+            return prefix.isEmpty
+                ? try session.nextWords(after: context, limit: suggestions, excluding: passedOver)
+                : try session.completions(of: prefix, after: context, limit: suggestions, excluding: passedOver)
+        }
+        return prefix.isEmpty
+            ? try predictor.nextWords(after: context, limit: suggestions, excluding: passedOver)
+            : try predictor.completions(of: prefix, after: context, limit: suggestions, excluding: passedOver)
+    }
+
+    func learn(_ word: String, after previous: String?, written: String? = nil) {
+        session?.learn(word, after: previous, written: written)
+    }
+
+    /// How the session saw the user write `word` inside a sentence, if it differs from the store.
+    func spelling(of word: String) -> String? { session?.spelling(of: word) }
+
+    /// Types `wanted` (`length` keystrokes long) as the simulated user does: before each keystroke
+    /// `shown(typed, passedOver)` gives the suggestions on screen after `typed` keystrokes (each
+    /// as the store spells it and as it is shown), given those shown before for this word; the
+    /// user takes `wanted` with one keystroke as soon as it is shown. Returns the keystrokes spent.
+    func type(_ wanted: String, length: Int, report: inout Evaluation.KeystrokeReport,
+              shown: (Int, [(word: String, shown: String)]) throws -> [(word: String, shown: String)]) rethrows -> Int {
+        report.words += 1
+        report.characters += length + 1
+        var passedOver: [(word: String, shown: String)] = []
+        for typed in 0..<length {
+            let words = try shown(typed, passedOver)
+            if words.contains(where: { $0.shown == wanted }) {
+                report.typed += typed
+                report.selections += 1
+                return typed + 1
+            }
+            passedOver += words
+        }
+        report.typed += length + 1
+        return length + 1
     }
 }
 

@@ -29,20 +29,31 @@ public final class SessionPredictor: @unchecked Sendable {
     private var pairs: [String: [String: Int]] = [:]
     private var pairTotals: [String: Int] = [:]
     private var order: [String] = []
+    /// How the user writes words whose case differs from the store's, inside a sentence.
+    private var spellings: [String: String] = [:]
     private var total = 0
     private let lock = NSLock()
 
-    public init(model: NgramPredictor, weight: Double = 0.1, capacity: Int = 2_000) {
+    /// The default λ (see ``weight``).
+    public static let defaultWeight = 0.1
+
+    public init(model: NgramPredictor, weight: Double = SessionPredictor.defaultWeight, capacity: Int = 2_000) {
         self.model = model
         self.weight = weight
         self.capacity = capacity
     }
 
     /// Records a word the user typed (in the store's spelling: lowercased for a lowercased store).
-    /// `previous` is the word typed before it in the same sentence, if any.
-    public func learn(_ word: String, after previous: String? = nil) {
+    /// `previous` is the word typed before it in the same sentence, if any. `written` is how the
+    /// user wrote it where its case means something (inside a sentence, not after an opening
+    /// quote): a lowercased store's "i" written "I", "victor" written "Victor" are then shown so
+    /// (``spelling(of:)``) until the user writes them otherwise.
+    public func learn(_ word: String, after previous: String? = nil, written: String? = nil) {
         guard TrainedStore.isSuggestible(word) else { return }
         lock.lock(); defer { lock.unlock() }
+        if let written {
+            spellings[word] = written == word ? nil : written
+        }
         if let previous, counts[previous] != nil {
             pairs[previous, default: [:]][word, default: 0] += 1
             pairTotals[previous, default: 0] += 1
@@ -54,10 +65,19 @@ public final class SessionPredictor: @unchecked Sendable {
                 total -= counts.removeValue(forKey: oldest) ?? 0
                 pairs[oldest] = nil
                 pairTotals[oldest] = nil
+                spellings[oldest] = nil
             }
         }
         counts[word, default: 0] += 1
         total += 1
+    }
+
+    /// How the user writes `word` inside a sentence, when it differs from the store's spelling
+    /// ("I" for a lowercased store's "i"); nil otherwise. A keyboard passes it to
+    /// ``SuggestionStyle/display(_:typed:atSentenceStart:written:)``.
+    public func spelling(of word: String) -> String? {
+        lock.lock(); defer { lock.unlock() }
+        return spellings[word]
     }
 
     /// The best next words after `context`, with the session mixed in.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LexiforgePipeline
+import LexiforgeReader
 
 struct EvalPerplexity: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -42,11 +43,18 @@ struct EvalKSR: ParsableCommand {
             Before each character the user sees N suggestions (next words, then completions of \
             the typed prefix, in the sentence's context) and takes the wanted word with one \
             keystroke (which also types the space) as soon as it is shown. KSR = 1 - (typed + \
-            selections) / (characters + one space per word). Unlike presage_simulator, \
-            punctuation and line breaks are not counted (the store drops them unless built with \
-            --keep-punctuation).
+            selections) / (characters + one space per word).
+            --protocol sentences (default): the store's sentences and tokens (Gutenberg \
+            boilerplate dropped), words matched in the store's spelling (lowercased for a \
+            lowercased store, like presage_simulator -i).
+            --protocol presage: exactly presage_simulator's keystrokes: the raw text cut at ASCII \
+            blanks and punctuation (don't = don + t), bytes as keystrokes, a suggestion taken \
+            only if it equals the token (case-sensitive, as presage_simulator by default; \
+            --case-insensitive for its -i); a lowercased store's suggestions are capitalized \
+            when the typed prefix starts with a capital or at a sentence start.
             Example:
               lexiforge eval ksr Artifacts/dorian-gray.sqlite held-out.txt --suggestions 3
+              lexiforge eval ksr Artifacts/dorian-gray.sqlite held-out.txt --suggestions 6 --protocol presage
             """)
     @Argument(help: "The store.") var store: String
     @Argument(help: "Held-out text files.") var text: [String] = []
@@ -54,17 +62,28 @@ struct EvalKSR: ParsableCommand {
     @Flag(help: .hidden) var trace = false
     @Flag(help: "Adapt to the text as it is typed: each finished word joins a session cache mixed into the model (λ 0.1), as a keyboard that learns does.")
     var adapt = false
+    @Option(help: .hidden) var sessionWeight = SessionPredictor.defaultWeight
     @Option(help: "Use only the first N characters of each file (as a truncated presage_simulator input).")
     var maxCharacters: Int?
+    @Option(name: .customLong("protocol"), help: "Simulated user: sentences (our tokenization) or presage (presage_simulator's, counted identically).")
+    var protocolName: KSRProtocolName = .sentences
+    @Flag(help: "With --protocol presage: match case-insensitively (presage_simulator -i).")
+    var caseInsensitive = false
+
+    enum KSRProtocolName: String, ExpressibleByArgument, CaseIterable { case sentences, presage }
 
     func validate() throws {
         guard !text.isEmpty else { throw ValidationError("name at least one held-out text file") }
         guard suggestions >= 1 else { throw ValidationError("--suggestions must be at least 1") }
+        guard !caseInsensitive || protocolName == .presage else {
+            throw ValidationError("--case-insensitive applies to --protocol presage (the sentences protocol matches in the store's spelling)")
+        }
     }
 
     func run() throws {
         try runReportingErrors {
-            let r = try Evaluation.ksr(store: store, files: text, suggestions: suggestions, maxCharacters: maxCharacters, adapt: adapt,
+            let r = try Evaluation.ksr(store: store, files: text, suggestions: suggestions, maxCharacters: maxCharacters, adapt: adapt, sessionWeight: sessionWeight,
+                                       protocol: protocolName == .presage ? .presage(caseInsensitive: caseInsensitive) : .sentences,
                                        trace: trace ? { word, keys in FileHandle.standardError.write(Data("\(word)\t\(keys)\n".utf8)) } : nil)
             print("words\t\(r.words)")
             print("keystrokes_without_prediction\t\(r.characters)")

@@ -1,6 +1,6 @@
 import Foundation
 @testable import LexiforgeNgrams
-import LexiforgePipeline
+@testable import LexiforgePipeline
 import LexiforgeReader
 import LexiforgeStoreWriter
 import LexiforgeText
@@ -206,6 +206,44 @@ struct LanguageModelTests {
         // Our own simulated user on the same text, for the record.
         let ours = try Evaluation.ksr(store: path, files: [text], suggestions: 6)
         #expect(ours.ksr > 0.3)
+        // The presage protocol counts exactly presage_simulator's keystrokes without prediction.
+        let text2 = dir.appendingPathComponent("typed2.txt").path
+        try "\u{FEFF}“Don't,” she said—twice. Well-known cats sat!\n".write(toFile: text2, atomically: true, encoding: .utf8)
+        for insensitive in [false, true] {
+            let presage = try run(simulator, ["-q"] + (insensitive ? ["-i"] : []) + ["-c", configPath, text2])
+            let kn = presage.output.split(separator: "\n").first { $0.hasPrefix("kn : ") }.flatMap { Int($0.dropFirst(5)) }
+            let strict = try Evaluation.ksr(store: path, files: [text2], suggestions: 6, protocol: .presage(caseInsensitive: insensitive))
+            #expect(kn == strict.characters, "presage_simulator kn \(String(describing: kn)), ours \(strict.characters)")
+        }
+    }
+
+    @Test func presageTokensAreThoseOfPresageSimulator() {
+        let text = Array("“Don't,” she said—twice. Well-known\tcats? 3.5\n".utf8)
+        let tokens = Evaluation.presageTokens(text, lowercase: false)
+        #expect(tokens.map(\.text) == ["“Don", "t", "”", "she", "said—twice", "Well", "known", "cats", "3", "5", ""])
+        #expect(tokens.map(\.sentenceStart) == [true, false, false, false, false, true, false, false, true, true, false])
+        #expect(tokens[0].bytes.count == 6 && tokens[2].bytes.count == 3)   // keystrokes are UTF-8 bytes
+        #expect(Evaluation.presageTokens(text, lowercase: true).map(\.text).prefix(2) == ["“don", "t"])
+    }
+
+    @Test func presageProtocolKeystrokes() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try buildStore(["sample.txt"], order: 3, in: dir, name: "s.sqlite", lowercase: true)
+        let text = dir.appendingPathComponent("typed.txt").path
+        try "I think.\n".write(toFile: text, atomically: true, encoding: .utf8)
+        // "I" at the start of a sentence is shown capitalized and taken at once; "think" follows "i".
+        var keys: [String: Int] = [:]
+        let report = try Evaluation.ksr(store: path, files: [text], suggestions: 6, protocol: .presage(caseInsensitive: false)) { keys[$0] = $1 }
+        #expect(keys == ["I": 1, "think": 1, "": 1])
+        #expect(report.characters == 2 + 6 + 1 && report.typed == 1)   // and the empty token after "."
+        #expect(report.selections == 3)   // presage_simulator's selection counter starts at 1
+        // After an opening quote (3 bytes typed), the suggestion keeps the quote and the capital.
+        try "“I think,” you know.\n".write(toFile: text, atomically: true, encoding: .utf8)
+        keys = [:]
+        _ = try Evaluation.ksr(store: path, files: [text], suggestions: 6, protocol: .presage(caseInsensitive: false)) { keys[$0] = $1 }
+        #expect(keys["“I"] == 4 && keys["think"] == 1)
+        #expect(keys["”"] == 4)   // a lone closing quote is no word of the model: typed in full
     }
 
     @Test func badInputHasClearMessages() throws {
@@ -284,6 +322,26 @@ struct RankedQueryTests {
     }
 }
 
+@Suite("Suggestion style")
+struct SuggestionStyleTests {
+    @Test func lowercasedStoreQueriesLowercaseAndShowsTheTypedCase() {
+        let style = SuggestionStyle(lowercasedStore: true)
+        #expect(style.query("Th") == "th" && style.query("“Th") == "th" && style.query("(") == "")
+        #expect(style.display("the", typed: "Th", atSentenceStart: false) == "The")
+        #expect(style.display("the", typed: "th", atSentenceStart: true) == "the")
+        #expect(style.display("cat", typed: "", atSentenceStart: true) == "Cat")
+        #expect(style.display("cat", typed: "", atSentenceStart: false) == "cat")
+        #expect(style.display("i", typed: "“", atSentenceStart: false) == "“I")
+        #expect(style.display("dog", typed: "(d", atSentenceStart: true) == "(dog")
+        // A spelling the session learned ("I") is shown unless the typed letters say otherwise.
+        #expect(style.display("i", typed: "", atSentenceStart: false, written: "I") == "I")
+        #expect(style.display("victor", typed: "v", atSentenceStart: false, written: "Victor") == "victor")
+        #expect(style.display("victor", typed: "“", atSentenceStart: false, written: "Victor") == "“Victor")
+        let kept = SuggestionStyle(lowercasedStore: false)
+        #expect(kept.query("Th") == "Th" && kept.display("the", typed: "“", atSentenceStart: true) == "“the")
+    }
+}
+
 @Suite("Session predictor")
 struct SessionPredictorTests {
     @Test("typed words come up, mixed exactly with the model; nothing typed changes nothing")
@@ -305,5 +363,37 @@ struct SessionPredictorTests {
         let think = try #require(try session.completions(of: "thi", after: ["I"], limit: 3).first { $0.word == "think" })
         let pModel = try model.probability(of: "think", after: ["I"])
         #expect(abs(think.probability - (0.9 * pModel + 0.1 * 0.5)) < 1e-6)
+    }
+
+    @Test("the session remembers how the user writes a word inside a sentence")
+    func spellings() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try buildStore(["sample.txt"], order: 3, in: dir, name: "s.sqlite", lowercase: true)
+        let session = SessionPredictor(model: try NgramPredictor(store: TrainedStore(path: path)))
+        #expect(session.spelling(of: "i") == nil)
+        session.learn("i", after: "think", written: "I")
+        session.learn("cat", after: "the", written: "cat")
+        #expect(session.spelling(of: "i") == "I" && session.spelling(of: "cat") == nil)
+        session.learn("i")   // case unknown (a sentence start): the spelling stays
+        #expect(session.spelling(of: "i") == "I")
+        session.learn("i", written: "i")
+        #expect(session.spelling(of: "i") == nil)
+    }
+
+    @Test("presage protocol: a learned spelling is shown in the middle of a sentence")
+    func learnedSpellingInPresageProtocol() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try buildStore(["sample.txt"], order: 3, in: dir, name: "s.sqlite", lowercase: true)
+        let text = dir.appendingPathComponent("typed.txt").path
+        try "so I think so I think".write(toFile: text, atomically: true, encoding: .utf8)
+        var keys: [Int] = []
+        _ = try Evaluation.ksr(store: path, files: [text], suggestions: 6, adapt: true, protocol: .presage(caseInsensitive: false)) { keys.append($1) }
+        // The first "I" inside the sentence is typed (2 keys: "i" is shown, not "I"); the second is taken at once.
+        #expect(keys[1] == 2 && keys[4] == 1, "\(keys)")
+        keys = []
+        _ = try Evaluation.ksr(store: path, files: [text], suggestions: 6, protocol: .presage(caseInsensitive: false)) { keys.append($1) }
+        #expect(keys[4] == 2, "without a session nothing is learned: \(keys)")
     }
 }

@@ -1,0 +1,127 @@
+import Foundation
+import LexiforgeCorpus
+import LexiforgeReader
+
+/// Which simulated user ``Evaluation/ksr(store:files:suggestions:maxCharacters:adapt:protocol:trace:)`` measures.
+public enum KeystrokeProtocol: Sendable, Equatable {
+    /// Our sentences: the store's tokenization, words matched in the store's spelling.
+    case sentences
+    /// Exactly what presage_simulator counts (`caseInsensitive`: its `-i`), so both tools are
+    /// measured on the same keystrokes:
+    /// - the raw text of each file is read as it is (Gutenberg boilerplate, BOM and all) and cut
+    ///   into presage_simulator's tokens: maximal runs of bytes that are neither ASCII blank space
+    ///   (space, \t, \n, \v, \f, \r) nor ASCII punctuation (`!"#$%&'()*+,-./:;<=>?@[\]^_{|}~` and
+    ///   the backquote), so "don't" is two words, "don" and "t", and "well-known" is "well" and
+    ///   "known"; punctuation and blanks are typed for free, as there;
+    /// - every byte of a token is a keystroke, plus one for the space after it; presage_simulator
+    ///   starts its selection counter at 1, and so does this protocol; text that ends with a blank
+    ///   or punctuation ends with an empty token there, one keystroke, and so it does here;
+    /// - a suggestion is taken only if it equals the token exactly: case-sensitive, as
+    ///   presage_simulator runs by default, unless `caseInsensitive` (then the tokens are
+    ///   ASCII-lowercased, as `-i` does). Suggestions are shown as ``SuggestionStyle`` shows
+    ///   them: after opening punctuation the tokens keep (“, since only ASCII punctuation
+    ///   separates), with that punctuation in front; on a lowercased store, capitalized when the
+    ///   typed word starts with a capital, or before any letter at the start of a sentence or
+    ///   after an opening quote (with `caseInsensitive`, lowercased, as the tokens are);
+    /// - the context is the previous tokens of the sentence (a sentence ends where the text
+    ///   between two tokens holds `.`, `!` or `?`), in the store's spelling. presage_simulator
+    ///   gives its predictors the previous tokens across sentence ends instead (it feeds them the
+    ///   tokens and spaces only).
+    case presage(caseInsensitive: Bool)
+}
+
+extension Evaluation {
+    /// A word of presage_simulator's token stream.
+    struct PresageToken: Equatable {
+        var text: String
+        /// UTF-8 bytes: presage_simulator's keystrokes for it.
+        var bytes: [UInt8]
+        /// Whether a sentence ended before it (or it is the first of the text).
+        var sentenceStart: Bool
+    }
+
+    /// The tokens presage_simulator types from `text` (see ``KeystrokeProtocol/presage(caseInsensitive:)``).
+    static func presageTokens(_ text: [UInt8], lowercase: Bool) -> [PresageToken] {
+        var tokens: [PresageToken] = []
+        var current: [UInt8] = []
+        var sentenceStart = true
+        var ending = false
+        func flush() {
+            guard !current.isEmpty else { return }
+            tokens.append(PresageToken(text: String(decoding: current, as: UTF8.self), bytes: current, sentenceStart: sentenceStart))
+            current.removeAll()
+            sentenceStart = false
+        }
+        for byte in text {
+            ending = true
+            let blank = byte == 0x20 || (0x09...0x0D).contains(byte)
+            let punctuation = (0x21...0x2F).contains(byte) || (0x3A...0x40).contains(byte)
+                || (0x5B...0x60).contains(byte) || (0x7B...0x7E).contains(byte)
+            if blank || punctuation {
+                flush()
+                if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "?") { sentenceStart = true }
+            } else {
+                ending = false
+                current.append(lowercase && (0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
+            }
+        }
+        flush()
+        // Text that ends in a blank or punctuation ends with an empty token (one keystroke), as there.
+        if ending { tokens.append(PresageToken(text: "", bytes: [], sentenceStart: sentenceStart)) }
+        return tokens
+    }
+
+    static func presageKSR(keyboard: SimulatedKeyboard, files: [String], caseInsensitive: Bool, maxCharacters: Int?,
+                           trace: ((String, Int) -> Void)?) throws -> KeystrokeReport {
+        let (options, _, _) = LanguageModelStage.textOptions(from: keyboard.predictor.store.meta)
+        let style = SuggestionStyle(lowercasedStore: options.lowercase)
+        func spelled(_ token: String) -> String {
+            var word = options.lowercase ? token.lowercased() : token
+            if options.straightQuotes {
+                word = word.replacingOccurrences(of: "\u{2019}", with: "'").replacingOccurrences(of: "\u{2018}", with: "'")
+            }
+            return word
+        }
+        var report = KeystrokeReport()
+        report.selections = 1
+        for file in files {
+            if let problem = NgramBuild.checkInput(file) { throw PipelineError(problem) }
+            let text: [UInt8]
+            if let maxCharacters {
+                text = Array(try CorpusReader.readAll(of: file, maxCharacters: maxCharacters).utf8)
+            } else {
+                guard let data = FileManager.default.contents(atPath: file) else {
+                    throw PipelineError("\(file): cannot read it; check the path")
+                }
+                text = Array(data)
+            }
+            var context: [String] = []
+            for token in presageTokens(text, lowercase: caseInsensitive) {
+                if token.sentenceStart { context.removeAll() }
+                let keys = try keyboard.type(token.text, length: token.bytes.count, report: &report) { typed, passedOver in
+                    let prefix = String(decoding: token.bytes[..<typed], as: UTF8.self)
+                    func shown(_ word: String) -> String {
+                        let shown = style.display(word, typed: prefix, atSentenceStart: token.sentenceStart,
+                                                  written: keyboard.spelling(of: word))
+                        return caseInsensitive ? shown.lowercased() : shown
+                    }
+                    // Not repeated: the words that would look as they looked before ("I" after “ is “I, new).
+                    let repeated = Set(passedOver.filter { shown($0.word) == $0.shown }.map(\.word))
+                    return try keyboard.suggest(prefix: spelled(style.query(prefix)), after: context, excluding: repeated).map {
+                        ($0.word, shown($0.word))
+                    }
+                }
+                trace?(token.text, keys)
+                // The context word: the token without the quotes it keeps around it.
+                let word = spelled(token.text).trimmingCharacters(in: CharacterSet.alphanumerics.inverted)
+                guard !word.isEmpty else { continue }   // a lone quote: no word of the model
+                // Case says something inside a sentence only (not at its start, nor after a quote).
+                let (opening, written) = SuggestionStyle.split(token.text)
+                let meaningful = !caseInsensitive && !token.sentenceStart && opening.isEmpty && written.count == word.count
+                keyboard.learn(word, after: context.last, written: meaningful ? String(written) : nil)
+                context.append(word)
+            }
+        }
+        return report
+    }
+}
