@@ -88,7 +88,7 @@ public enum HMMBuild {
     public static func run(_ config: HMMBuildConfig, progress: StageProgress) throws -> HMMBuildReport {
         try checkInputs(config)
         let file = try AtomicStoreFile.prepare(path: config.output)
-        let trained = try train(config, progress: progress, stages: 3)
+        let trained = try trainChecked(config, progress: progress, stages: 3)
         progress.stage(3, of: 3, "Writing \(config.output)")
         try StoreWriter.write(hmm: trained.tables, meta: trained.meta, to: file)
         progress.endStage()
@@ -101,6 +101,11 @@ public enum HMMBuild {
     /// - Throws: ``PipelineError`` with every problem of every input.
     public static func train(_ config: HMMBuildConfig, progress: StageProgress, stages: Int = 2) throws -> HMMTraining {
         try checkInputs(config)
+        return try trainChecked(config, progress: progress, stages: stages)
+    }
+
+    /// ``train(_:progress:stages:)`` once ``checkInputs(_:)`` has passed.
+    static func trainChecked(_ config: HMMBuildConfig, progress: StageProgress, stages: Int) throws -> HMMTraining {
         switch config.mode {
         case .supervised(let hmm): return try supervised(config, hmm, progress: progress, stages: stages)
         case .unsupervised(let bw): return try unsupervised(config, bw, progress: progress, stages: stages)
