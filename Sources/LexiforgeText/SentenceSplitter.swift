@@ -75,9 +75,9 @@ public struct SentenceView {
 /// token (`.`, `!`, `?`, `...`, `…`) followed by a token that does not start with a lowercase
 /// letter are. Closing quotes and brackets right after the terminal token stay with the sentence
 /// they close. Abbreviation periods never reach the splitter: the ``Tokenizer`` keeps them inside
-/// the word, decimals (3.14) and initials (J. Smith) too; an abbreviation that can end a sentence
-/// ("U.S.", "Inc.", "etc.", not titles like "Mr.") ends one when a typical sentence opener follows
-/// ("He", "The", "But", ...).
+/// the word, decimals (3.14) and initials (J. Smith) too; an abbreviation or capital initial that
+/// can end a sentence ("U.S.", "Inc.", "etc.", "plan B.", not titles like "Mr.") ends one when a
+/// typical sentence opener follows ("He", "The", "But", ...), so "J. Watson" stays whole.
 ///
 /// ```swift
 /// var splitter = SentenceSplitter()
@@ -135,7 +135,10 @@ public struct SentenceSplitter {
             }
             append(line, token)
             if token.kind == .terminal { pendingBoundary = true }
-            if token.kind == .word && token.end - token.start > 2 && line[token.end - 1] == UInt8(ascii: ".")
+            // A capital initial ("plan B. Then", "J. Watson") counts too: only an opener after it
+            // ends the sentence, and a name after an initial is not one.
+            if token.kind == .word && token.end - token.start >= 2 && line[token.end - 1] == UInt8(ascii: ".")
+                && (token.end - token.start > 2 || (0x41...0x5A).contains(line[token.start]))
                 && !Tokenizer.titles.contains(Array(line[token.start..<(token.end - 1)])) {
                 pendingAbbreviation = true
             }
