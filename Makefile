@@ -4,10 +4,12 @@
 #   make train    release build, provision corpora, build every shipped model (Corpora/*.model.json)
 #                 into Artifacts/NAME.sqlite
 #   make test     the whole test suite (unit, end-to-end CLI, integration on ../shared/data when present)
-#   make bench    speed, memory and size against the anchors (Presage's text2ngram measured in the same
-#                 run, KenLM/Tally figures from the issues); writes Artifacts/bench/report.txt
+#   make bench    speed, memory and size against the anchors (Presage's text2ngram and presage_simulator,
+#                 KenLM's lmplz built from PyPI's kenlm source, measured in the same run; Tally figures
+#                 from the issues); writes Artifacts/bench/report.txt
 #   make corpora  provision the files of Corpora/manifest.tsv into Corpora/data/ (sha256-checked)
-#   make deps     install the missing Debian packages the build, tests and benchmarks need
+#   make deps     install the missing Debian packages the build and tests need
+#   make bench-deps  also those the benchmarks need to build KenLM's lmplz (cmake, g++, Boost)
 #   make clean    remove build products, built stores and provisioned corpora
 #
 # `train` and `test` depend on `deps`, so a fresh Debian machine needs nothing else.
@@ -21,15 +23,24 @@ STORES       := $(patsubst Corpora/%.model.json,Artifacts/%.sqlite,$(MODELS))
 # Build: zlib and SQLite headers. Tests and benchmarks: sqlite3 CLI, presage (text2ngram,
 # presage_simulator), wordnet-base, curl for provisioning without ../shared, time for peak RSS.
 DEB_PACKAGES := zlib1g-dev libsqlite3-dev sqlite3 presage wordnet-base curl ca-certificates time
+# Bench only: KenLM's lmplz and build_binary, built from PyPI's kenlm source (Tests/Bench/bench-kenlm.sh).
+BENCH_PACKAGES := cmake g++ libboost-program-options-dev libboost-system-dev libboost-thread-dev libboost-test-dev
 
 export SHARED_DATA
 
-.PHONY: all train test bench corpora deps build clean
+.PHONY: all train test bench corpora deps bench-deps install-packages build clean
 
 all: train
 
 deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEB_PACKAGES)"
+
+bench-deps: deps
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BENCH_PACKAGES)"
+	@python3 -c 'import kenlm' 2>/dev/null || python3 -m pip install --quiet kenlm
+
+install-packages:
+	@missing=""; for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -55,7 +66,7 @@ train: build corpora
 test: deps
 	$(SWIFT) test
 
-bench: build corpora
+bench: bench-deps build corpora
 	@Tests/Bench/bench.sh
 
 clean:

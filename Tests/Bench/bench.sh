@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `make bench`: speed, memory and size of Lexiforge against its anchors, measured in one run.
 #
-# Anchors measured here, in the same run: Presage's text2ngram (Debian `presage`).
-# Anchors quoted from the issues (not installable here): KenLM lmplz -o 3 on gutenberg-11m
+# Anchors measured here, in the same run: Presage's text2ngram (Debian `presage`); KenLM's lmplz
+# and build_binary, built from PyPI's kenlm source by bench-kenlm.sh (`make bench-deps`).
+# Anchors quoted from the issues (the quoted lines stay for comparison): KenLM lmplz -o 3 on gutenberg-11m
 # 3.3 s / 1.2 GB, on gutenberg-100m 17.8 s; KenLM trie binary of gutenberg-11m 21,943,838 bytes;
 # Tally's Trained.sqlite for chapter 1: 364,544 bytes. Measured here too: presage_simulator (KSR).
 # Results go to stdout and Artifacts/bench/report.txt. Needs ../shared/data (or SHARED_DATA)
@@ -161,4 +162,8 @@ if [ -f "$G100" ]; then
   rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$WORK/g100-time")
   secs=$(python3 -c "p='$wall'.split(':'); print(sum(float(x) * 60 ** i for i, x in enumerate(reversed(p))))")
   say "gutenberg-100m, orders 1-3 with probabilities: $secs s, peak RSS $((rss / 1024)) MB (budget 24 GB), $(stat -c %s "$WORK/g100.sqlite") bytes; KenLM lmplz 17.8 s (quoted): ratio $(ratio "$secs" 17.8)"
+  rm -f "$WORK/g100.sqlite"
+  export OURS_G100_S=$secs OURS_G100_MB=$((rss / 1024))
 fi
+# KenLM's lmplz built here: same tokens, perplexity agreement, time (Tests/Bench/bench-kenlm.sh)
+BIN=$BIN REPORT=$REPORT Tests/Bench/bench-kenlm.sh
