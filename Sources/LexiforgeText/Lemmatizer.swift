@@ -267,7 +267,10 @@ public struct Lemmatizer: Sendable {
     /// score(r) = Σ_L c_L(r) / (T_L + θ) · Π_{L' > L} θ / (T_L' + θ) over the matched suffix
     /// lengths L. Only rules that can apply to the form (it ends with what they remove) are
     /// scored, so a lookup costs a few byte compares per rule of the context, no allocation.
-    func ruleScores(form: [UInt8], lower: [UInt8], lowerString: String, tagKey: String, shape: Int) -> RuleScores {
+    /// `scratch`: one zero per rule (left zero again), where the levels' scores are summed.
+    func ruleScores(form: [UInt8], lower: [UInt8], lowerString: String, tagKey: String, shape: Int,
+                    scratch: inout [Double]) -> RuleScores {
+        if scratch.count != rules.count { scratch = [Double](repeating: 0, count: rules.count) }
         var levels: [RuleCounts] = []
         let scalars = lowerString.unicodeScalars
         let maxLength = min(Self.maxSuffix, scalars.count)
@@ -280,9 +283,10 @@ public struct Lemmatizer: Sendable {
             }
             levels.append(counts)
         }
-        var scores = RuleScores()
+        var touched: [Int32] = []
         let theta = 1.0
         var factor = 1.0
+        scratch.withUnsafeMutableBufferPointer { sums in
         removeBytes.withUnsafeBufferPointer { removeBytes in
             removeStart.withUnsafeBufferPointer { removeStart in
                 ruleLowercase.withUnsafeBufferPointer { ruleLowercase in
@@ -290,18 +294,16 @@ public struct Lemmatizer: Sendable {
                         lower.withUnsafeBufferPointer { lower in
                             for level in levels.reversed() {
                                 let weight = factor / (level.total + theta)
-                                var applicable = RuleScores()
                                 level.rules.withUnsafeBufferPointer { levelRules in
                                     for (k, rule) in levelRules.enumerated() {
                                         let r = Int(rule)
                                         let remove = UnsafeBufferPointer(rebasing: removeBytes[Int(removeStart[r])..<Int(removeStart[r + 1])])
                                         if Self.endsWith(ruleLowercase[r] ? lower : form, remove) {
-                                            applicable.rules.append(rule)
-                                            applicable.scores.append(level.counts[k] * weight)
+                                            if sums[r] == 0 { touched.append(rule) }
+                                            sums[r] += level.counts[k] * weight
                                         }
                                     }
                                 }
-                                scores.merge(applicable)
                                 factor *= theta / (level.total + theta)
                             }
                         }
@@ -309,6 +311,12 @@ public struct Lemmatizer: Sendable {
                 }
             }
         }
+        }
+        touched.sort()
+        var scores = RuleScores()
+        scores.rules = touched
+        scores.scores = touched.map { scratch[Int($0)] }
+        for rule in touched { scratch[Int(rule)] = 0 }
         return scores
     }
 
@@ -346,6 +354,8 @@ public struct Lemmatizer: Sendable {
         var form = ""
         var shape = -1
         var tagFree = RuleScores()
+        /// Zeros, one per rule, for ``ruleScores(form:lower:lowerString:tagKey:shape:scratch:)``.
+        var scratch: [Double] = []
         public init() {}
     }
 
@@ -375,10 +385,10 @@ public struct Lemmatizer: Sendable {
         let tagKey = tag ?? "*"
         let lower = form.lowercased()
         let formBytes = Array(form.utf8), lowerBytes = Array(lower.utf8)
-        var scores = ruleScores(form: formBytes, lower: lowerBytes, lowerString: lower, tagKey: tagKey, shape: shape)
+        var scores = ruleScores(form: formBytes, lower: lowerBytes, lowerString: lower, tagKey: tagKey, shape: shape, scratch: &memo.scratch)
         if predicted && tag != nil {
             if memo.shape != shape || memo.form != form {
-                memo.tagFree = ruleScores(form: formBytes, lower: lowerBytes, lowerString: lower, tagKey: "*", shape: shape)
+                memo.tagFree = ruleScores(form: formBytes, lower: lowerBytes, lowerString: lower, tagKey: "*", shape: shape, scratch: &memo.scratch)
                 memo.form = form
                 memo.shape = shape
             }

@@ -71,5 +71,7 @@ struct LemmaGuessTests {
             == Self.lemmatizer.guess("Foxes", tag: "VERB", position: 2, predicted: true))
         #expect(memo.shape == Lemmatizer.shape("Foxes", position: 2))
         #expect(first == Self.lemmatizer.guess("Foxes", tag: "NOUN", position: 0, predicted: true))
+        // The per-rule scratch sums are left at zero for the next form.
+        #expect(memo.scratch.count == Self.lemmatizer.ruleCount && memo.scratch.allSatisfy { $0 == 0 })
     }
 }
