@@ -19,6 +19,8 @@ public struct LemmaCache {
     /// Key without a next tag → the lemma, and whether the form's lemma depends on the next
     /// tag (then the entry under the key with the next tag holds the answer).
     var table: [Key: (lemma: String, dependsOnNext: Bool)] = [:]
+    /// The last unseen form's tag-free rule scores, shared by its candidate tags.
+    var memo = Lemmatizer.GuessMemo()
     /// Entries kept before the cache is emptied.
     public var capacity: Int
 
@@ -39,11 +41,11 @@ public struct LemmaCache {
         let dependsOnNext = tag != nil && lemmatizer.dependsOnNextTag(form)
         key.next = nil
         if table[key] == nil {
-            table[key] = (lemmatizer.lemma(of: form, tag: tag, position: position, predicted: predicted), dependsOnNext)
+            table[key] = (lemmatizer.lemma(of: form, tag: tag, position: position, predicted: predicted, next: nil, memo: &memo), dependsOnNext)
         }
         guard dependsOnNext, let next else { return table[key]!.lemma }
         key.next = next
-        let lemma = lemmatizer.lemma(of: form, tag: tag, position: position, predicted: predicted, next: next)
+        let lemma = lemmatizer.lemma(of: form, tag: tag, position: position, predicted: predicted, next: next, memo: &memo)
         table[key] = (lemma, true)
         return lemma
     }

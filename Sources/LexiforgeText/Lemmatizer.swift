@@ -59,7 +59,12 @@ public struct LemmaRule: Hashable, Sendable, CustomStringConvertible {
 
     /// The lemma this rule makes of `form`, or nil when the form does not end in ``remove``.
     public func apply(to form: String) -> String? {
-        let base = lowercase ? form.lowercased() : form
+        apply(to: form, lower: lowercase ? form.lowercased() : form)
+    }
+
+    /// ``apply(to:)`` with the form's lowercase already made.
+    func apply(to form: String, lower: String) -> String? {
+        let base = lowercase ? lower : form
         if remove.isEmpty { return base + append }
         guard base.hasSuffix(remove), base.count > remove.count else { return nil }
         return String(base.dropLast(remove.count)) + append
@@ -114,11 +119,16 @@ public struct Lemmatizer: Sendable {
     }
 
     var lexicon: [String: Entry] = [:]
-    /// Context key ("tag|shape|suffix") → rule index → type count.
-    var ruleCounts: [String: RuleCounts] = [:]
+    /// Context (tag, shape, suffix) → rule index → type count.
+    var ruleCounts: [ContextKey: RuleCounts] = [:]
     var rules: [LemmaRule] = []
-    /// Each rule's ``LemmaRule/remove`` as UTF-8.
-    var removeBytes: [[UInt8]] = []
+    /// Every rule's ``LemmaRule/remove`` as UTF-8, one after another: rule i's is
+    /// `removeBytes[removeStart[i]..<removeStart[i + 1]]` (flat, so testing a rule copies and
+    /// retains nothing).
+    var removeBytes: [UInt8] = []
+    var removeStart: [Int32] = [0]
+    /// Each rule's ``LemmaRule/lowercase``.
+    var ruleLowercase: [Bool] = []
 
     /// The rules seen in one context and their type counts (parallel arrays, by rule index).
     struct RuleCounts: Sendable {
@@ -167,8 +177,16 @@ public struct Lemmatizer: Sendable {
         return 0
     }
 
-    static func contextKey(tag: String, shape: Int, suffix: Substring) -> String {
-        "\(tag)|\(shape)|\(suffix)"
+    /// Where edit-rule statistics are kept: a tag ("*" for any), a shape and a lowercase suffix.
+    /// Short tags and suffixes are Swift's inline small strings, so making a key allocates nothing.
+    struct ContextKey: Hashable, Sendable {
+        var tag: String
+        var shape: Int
+        var suffix: String
+    }
+
+    static func contextKey(tag: String, shape: Int, suffix: Substring) -> ContextKey {
+        ContextKey(tag: tag, shape: shape, suffix: String(suffix))
     }
 
     /// Tag that stands for the end of the sentence as the next word's tag.
@@ -202,16 +220,24 @@ public struct Lemmatizer: Sendable {
     /// word's tag (``sentenceEndTag`` after the last word), for the few forms whose lemma under
     /// one tag depends on it (EWT: "her" PRON before a noun is "her", elsewhere "she").
     public func lemma(of form: String, tag: String?, position: Int = 1, predicted: Bool = false, next: String? = nil) -> String {
+        var memo = GuessMemo()
+        return lemma(of: form, tag: tag, position: position, predicted: predicted, next: next, memo: &memo)
+    }
+
+    /// ``lemma(of:tag:position:predicted:next:)`` with a ``GuessMemo`` kept by the caller (a
+    /// ``LemmaCache``), so an unseen form's candidate tags share its tag-free rule scores.
+    func lemma(of form: String, tag: String?, position: Int, predicted: Bool, next: String?, memo: inout GuessMemo) -> String {
         if let entry = lexicon[form] {
             guard let tag else { return entry.best }
             if let next, let byNext = entry.byTagNext, let lemma = byNext[tag + "|" + next] { return lemma }
             if let lemma = entry.byTag[tag] { return lemma }
         }
-        if let tag, !predicted {
+        if let tag, !predicted || Self.shape(form, position: position) == 3 {
             // Seen in another case with this tag: "m" as NUM is "M" → "million", "TEHRAN" or
-            // "india" as PROPN are "Tehran", "India". Not with predicted tags: a lowercase word
-            // a tagger calls PROPN is more often a common noun it got wrong ("magazine" →
-            // "Magazine"; cross-validation on EWT train: gold tags +0.03 points, predicted −0.06).
+            // "india" as PROPN are "Tehran", "India". With predicted tags only for all-caps forms
+            // ("CHERNOBYL" → "Chernobyl"): a lowercase word a tagger calls PROPN is more often a
+            // common noun it got wrong ("magazine" → "Magazine"; cross-validation on EWT train:
+            // gold tags +0.03 points, predicted −0.06 for every shape, +0.02 for all caps alone).
             for variant in Self.caseVariants(of: form) {
                 if let lemma = lexicon[variant]?.byTag[tag] { return lemma }
             }
@@ -223,7 +249,7 @@ public struct Lemmatizer: Sendable {
                 if tag == nil { return entry.best }
             }
         }
-        return guess(form, tag: tag, position: position, predicted: predicted)
+        return guess(form, tag: tag, position: position, predicted: predicted, memo: &memo)
     }
 
     /// The other spellings of a word's case worth a lexicon lookup: lowercase, capitalized
@@ -241,7 +267,10 @@ public struct Lemmatizer: Sendable {
     /// score(r) = Σ_L c_L(r) / (T_L + θ) · Π_{L' > L} θ / (T_L' + θ) over the matched suffix
     /// lengths L. Only rules that can apply to the form (it ends with what they remove) are
     /// scored, so a lookup costs a few byte compares per rule of the context, no allocation.
-    func ruleScores(form: [UInt8], lower: [UInt8], lowerString: String, tagKey: String, shape: Int) -> [Int: Double] {
+    /// `scratch`: one zero per rule (left zero again), where the levels' scores are summed.
+    func ruleScores(form: [UInt8], lower: [UInt8], lowerString: String, tagKey: String, shape: Int,
+                    scratch: inout [Double]) -> RuleScores {
+        if scratch.count != rules.count { scratch = [Double](repeating: 0, count: rules.count) }
         var levels: [RuleCounts] = []
         let scalars = lowerString.unicodeScalars
         let maxLength = min(Self.maxSuffix, scalars.count)
@@ -254,24 +283,86 @@ public struct Lemmatizer: Sendable {
             }
             levels.append(counts)
         }
-        var scores: [Int: Double] = [:]
+        var touched: [Int32] = []
         let theta = 1.0
         var factor = 1.0
-        for level in levels.reversed() {
-            let weight = factor / (level.total + theta)
-            for (k, rule) in level.rules.enumerated() where applies(Int(rule), form: form, lower: lower) {
-                scores[Int(rule), default: 0] += level.counts[k] * weight
+        scratch.withUnsafeMutableBufferPointer { sums in
+        removeBytes.withUnsafeBufferPointer { removeBytes in
+            removeStart.withUnsafeBufferPointer { removeStart in
+                ruleLowercase.withUnsafeBufferPointer { ruleLowercase in
+                    form.withUnsafeBufferPointer { form in
+                        lower.withUnsafeBufferPointer { lower in
+                            for level in levels.reversed() {
+                                let weight = factor / (level.total + theta)
+                                level.rules.withUnsafeBufferPointer { levelRules in
+                                    for (k, rule) in levelRules.enumerated() {
+                                        let r = Int(rule)
+                                        let remove = UnsafeBufferPointer(rebasing: removeBytes[Int(removeStart[r])..<Int(removeStart[r + 1])])
+                                        if Self.endsWith(ruleLowercase[r] ? lower : form, remove) {
+                                            if sums[r] == 0 { touched.append(rule) }
+                                            sums[r] += level.counts[k] * weight
+                                        }
+                                    }
+                                }
+                                factor *= theta / (level.total + theta)
+                            }
+                        }
+                    }
+                }
             }
-            factor *= theta / (level.total + theta)
         }
+        }
+        touched.sort()
+        var scores = RuleScores()
+        scores.rules = touched
+        scores.scores = touched.map { scratch[Int($0)] }
+        for rule in touched { scratch[Int(rule)] = 0 }
         return scores
     }
 
-    /// Whether the form ends with what rule `index` removes (the cheap test before ``LemmaRule/apply(to:)``).
+    /// Scores of the rules that apply to one form (parallel arrays, by increasing rule index):
+    /// merging sorted lists beats a dictionary at this size.
+    struct RuleScores: Sendable, Equatable {
+        var rules: [Int32] = []
+        var scores: [Double] = []
+
+        /// Adds `other` (also by increasing rule index), `weight` times its scores.
+        mutating func merge(_ other: RuleScores, weight: Double = 1) {
+            if other.rules.isEmpty { return }
+            if rules.isEmpty && weight == 1 { self = other; return }
+            var merged = RuleScores()
+            merged.rules.reserveCapacity(rules.count + other.rules.count)
+            merged.scores.reserveCapacity(rules.count + other.rules.count)
+            var i = 0, j = 0
+            while i < rules.count || j < other.rules.count {
+                if j == other.rules.count || (i < rules.count && rules[i] < other.rules[j]) {
+                    merged.rules.append(rules[i]); merged.scores.append(scores[i]); i += 1
+                } else if i == rules.count || other.rules[j] < rules[i] {
+                    merged.rules.append(other.rules[j]); merged.scores.append(weight * other.scores[j]); j += 1
+                } else {
+                    merged.rules.append(rules[i]); merged.scores.append(scores[i] + weight * other.scores[j]); i += 1; j += 1
+                }
+            }
+            self = merged
+        }
+    }
+
+    /// The tag-free rule scores of the last form guessed with a predicted tag: a tagger's
+    /// candidate tags of one unseen word are lemmatized one after another, and each mixes in the
+    /// same tag-free scores (``predictedTagFreeWeight``), so they are computed once per form.
+    public struct GuessMemo: Sendable {
+        var form = ""
+        var shape = -1
+        var tagFree = RuleScores()
+        /// Zeros, one per rule, for ``ruleScores(form:lower:lowerString:tagKey:shape:scratch:)``.
+        var scratch: [Double] = []
+        public init() {}
+    }
+
+    /// Whether `base` (a form, or its lowercase) ends with what a rule removes, leaving something
+    /// before it (the cheap test before ``LemmaRule/apply(to:)``).
     @inline(__always)
-    func applies(_ index: Int, form: [UInt8], lower: [UInt8]) -> Bool {
-        let remove = removeBytes[index]
-        let base = rules[index].lowercase ? lower : form
+    static func endsWith(_ base: UnsafeBufferPointer<UInt8>, _ remove: UnsafeBufferPointer<UInt8>) -> Bool {
         guard remove.count < base.count else { return remove.isEmpty }
         var i = base.count - remove.count
         for b in remove {
@@ -283,19 +374,29 @@ public struct Lemmatizer: Sendable {
 
     /// Unseen forms: suffix rules, WordNet candidates, validation against known lemmas.
     func guess(_ form: String, tag: String?, position: Int, predicted: Bool = false) -> String {
+        var memo = GuessMemo()
+        return guess(form, tag: tag, position: position, predicted: predicted, memo: &memo)
+    }
+
+    /// ``guess(_:tag:position:predicted:)`` reusing (and updating) the tag-free scores of the
+    /// last form guessed (``GuessMemo``); the lemma is the same.
+    func guess(_ form: String, tag: String?, position: Int, predicted: Bool, memo: inout GuessMemo) -> String {
         let shape = Self.shape(form, position: position)
         let tagKey = tag ?? "*"
         let lower = form.lowercased()
         let formBytes = Array(form.utf8), lowerBytes = Array(lower.utf8)
-        var scores = ruleScores(form: formBytes, lower: lowerBytes, lowerString: lower, tagKey: tagKey, shape: shape)
+        var scores = ruleScores(form: formBytes, lower: lowerBytes, lowerString: lower, tagKey: tagKey, shape: shape, scratch: &memo.scratch)
         if predicted && tag != nil {
-            for (rule, score) in ruleScores(form: formBytes, lower: lowerBytes, lowerString: lower, tagKey: "*", shape: shape) {
-                scores[rule, default: 0] += Self.predictedTagFreeWeight * score
+            if memo.shape != shape || memo.form != form {
+                memo.tagFree = ruleScores(form: formBytes, lower: lowerBytes, lowerString: lower, tagKey: "*", shape: shape, scratch: &memo.scratch)
+                memo.form = form
+                memo.shape = shape
             }
+            scores.merge(memo.tagFree, weight: Self.predictedTagFreeWeight)
         }
         var candidates: [(String, Double)] = []
-        for (index, score) in scores.sorted(by: { $0.key < $1.key }) {
-            if let lemma = rules[index].apply(to: form) { candidates.append((lemma, score)) }
+        for (index, score) in zip(scores.rules, scores.scores) {
+            if let lemma = rules[Int(index)].apply(to: form, lower: lower) { candidates.append((lemma, score)) }
         }
         // WordNet's morphy proposes candidates of its own (irregular forms above all).
         let pos = tag.flatMap(WordNet.POS.init(upos:))
@@ -345,7 +446,7 @@ public struct GoldTags: PartOfSpeechTagger {
 public struct LemmatizerTrainer {
     var counts: [String: [String: [String: Int]]] = [:]  // form → tag → lemma → count
     var nextCounts: [String: [String: Int]] = [:]  // "form\ttag\tnext tag" → lemma → count
-    var ruleCounts: [String: [Int: Int]] = [:]  // context key → rule index → type count
+    var ruleCounts: [Lemmatizer.ContextKey: [Int: Int]] = [:]  // context → rule index → type count
     var types = Set<String>()
     var model = Lemmatizer(wordNet: WordNet())
 
@@ -391,7 +492,11 @@ public struct LemmatizerTrainer {
     public consuming func finish(wordNet: WordNet) -> Lemmatizer {
         var lemmatizer = Lemmatizer(wordNet: wordNet)
         lemmatizer.rules = model.rules
-        lemmatizer.removeBytes = model.rules.map { Array($0.remove.utf8) }
+        for rule in model.rules {
+            lemmatizer.removeBytes.append(contentsOf: rule.remove.utf8)
+            lemmatizer.removeStart.append(Int32(lemmatizer.removeBytes.count))
+            lemmatizer.ruleLowercase.append(rule.lowercase)
+        }
         lemmatizer.ruleCounts.reserveCapacity(ruleCounts.count)
         for (key, counts) in ruleCounts {
             var row = Lemmatizer.RuleCounts()

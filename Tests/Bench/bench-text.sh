@@ -26,6 +26,9 @@ say "lemma accuracy, the HMM tagger's single best (Viterbi) UPOS tag per word (-
 pred=$("$BIN" eval lemma "$UD/en_ewt-ud-dev.conllu.gz" --train "$UD/en_ewt-ud-train.conllu.gz" --tagger "$TAGGER" 2>"$REPORT.lemma-time" | sed -n 's/^accuracy: \([0-9.]*\).*/\1/p')
 say "lemma accuracy, predicted UPOS tags (lemma voted over the HMM tagger's forward-backward tag posteriors; lexiforge hmm on EWT train): $pred (target >= 0.97, $(verdict "$pred" 0.97); gain over no tags $(python3 -c "print(f'{($pred-$free)*100:+.2f}')") points, over the single tag $(python3 -c "print(f'{($pred-$single)*100:+.2f}')"); most-frequent lookup with predicted tags 0.956) [$(cat "$REPORT.lemma-time"); tagging here includes the posteriors]"
 rm -f "$REPORT.lemma-time"
+# The figure choices are made by: five-fold cross-validation on EWT train (whole documents).
+cv=$(BIN="$BIN" bash Tests/Bench/cv-lemma.sh "$UD/en_ewt-ud-train.conllu.gz" 5 | tail -1)
+say "lemma accuracy, cross-validation on EWT train (5 folds of whole documents, tagger and lemmatizer trained on the other four; what lemmatizer choices are tuned on, dev only reports): ${cv#*: }"
 G11="$SHARED_DATA/corpora/gutenberg-11m.txt.gz"
 if [ -f "$G11" ]; then
   # Tokenizing speed, best of 3 runs: the tokenizer alone (keyboard mode, the file's content lines

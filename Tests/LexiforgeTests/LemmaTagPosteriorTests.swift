@@ -67,11 +67,16 @@ struct LemmaTagPosteriorTests {
         #expect(Self.her.lemmatize(["her", "cat"], tagPosteriors: posteriors) == ["her", "cat"])
     }
 
-    @Test("gold tags look a form up in its other cases; predicted tags do not")
+    @Test("gold tags look a form up in its other cases; predicted tags only for all-caps forms")
     func caseVariants() {
-        let lemmatizer = lemmatizer([[("5", "NUM", "5"), ("M", "NUM", "million"), ("dollars", "NOUN", "dollar")]])
+        let lemmatizer = lemmatizer([[("5", "NUM", "5"), ("M", "NUM", "million"), ("dollars", "NOUN", "dollar")],
+                                     [("in", "ADP", "in"), ("Chernobyl", "PROPN", "Chernobyl"), ("magazine", "NOUN", "magazine")],
+                                     [("Magazine", "PROPN", "Magazine")]])
         #expect(lemmatizer.lemma(of: "m", tag: "NUM") == "million")
         #expect(lemmatizer.lemma(of: "m", tag: "NUM", predicted: true) == "m")
+        #expect(lemmatizer.lemma(of: "CHERNOBYL", tag: "PROPN", position: 3, predicted: true) == "Chernobyl")
+        #expect(lemmatizer.lemma(of: "magazine", tag: "PROPN", position: 3) == "Magazine")
+        #expect(lemmatizer.lemma(of: "magazine", tag: "PROPN", position: 3, predicted: true) == "magazine")
     }
 
     @Test("an e-mail address lemma teaches no edit rule")
