@@ -6,6 +6,13 @@ struct WordKeys {
     var suffix1: UInt64, suffix2: UInt64, suffix3: UInt64, suffix4: UInt64
     var prefix1: UInt64, prefix2: UInt64, prefix3: UInt64
     var shape: UInt64
+    /// The tags training saw the word with (its ambiguity class), and those of its lowercase
+    /// form when that is another word; a fixed value when unknown.
+    var ambiguity: UInt64 = 0
+    var lowerAmbiguity: UInt64 = 0
+    /// 1 in a title-case sentence (at least 60% of the words with letters after the first
+    /// capitalized), where capitals say little about names.
+    var titleCase: UInt64 = 0
 
     /// A sentence boundary before (`-1`, `-2`) or after (`1`, `2`) the words.
     init(boundary: Int) {
@@ -64,11 +71,31 @@ struct WordKeys {
         prefix1 = prefix(1); prefix2 = prefix(2); prefix3 = prefix(3)
     }
 
-    /// The keys of a sentence with two boundary words on each side (word `i` at `i + 2`).
-    static func padded(_ words: [String]) -> [WordKeys] {
+    /// The keys of a sentence with two boundary words on each side (word `i` at `i + 2`);
+    /// `classes` maps training words to their ambiguity classes.
+    static func padded(_ words: [String], classes: [String: UInt64]) -> [WordKeys] {
         var out = [WordKeys(boundary: -2), WordKeys(boundary: -1)]
         out.reserveCapacity(words.count + 4)
-        for word in words { out.append(WordKeys(word)) }
+        for word in words {
+            var keys = WordKeys(word)
+            keys.ambiguity = classes[word] ?? 1
+            if keys.lower != keys.form {
+                let lower = word.lowercased()
+                keys.lowerAmbiguity = lower == word ? 2 : classes[lower] ?? 1
+            } else {
+                keys.lowerAmbiguity = 2
+            }
+            out.append(keys)
+        }
+        var lettered = 0, capitalized = 0
+        for word in words.dropFirst() {
+            guard let first = word.unicodeScalars.first, first.properties.isAlphabetic else { continue }
+            lettered += 1
+            if first.properties.isUppercase { capitalized += 1 }
+        }
+        if lettered >= 2 && capitalized * 10 >= lettered * 6 {
+            for k in 2..<out.count { out[k].titleCase = 1 }
+        }
         out.append(WordKeys(boundary: 1))
         out.append(WordKeys(boundary: 2))
         return out
@@ -120,6 +147,8 @@ enum PerceptronFeatures {
         let pairs: [(UInt64, UInt64)] = [
             (word.shape, i == 0 ? 1 : 0), (p1, p2), (p1, word.lower), (p1, word.shape), (p1, after.lower),
             (word.lower, after.lower), (before.lower, word.lower),
+            (word.ambiguity, 0), (word.lowerAmbiguity, word.shape), (after.ambiguity, 0), (p1, after.ambiguity),
+            (after.lowerAmbiguity, after.shape), (word.titleCase, word.shape), (word.titleCase, word.lowerAmbiguity),
         ]
         for (t, (a, b)) in pairs.enumerated() { keys.append(key(UInt64(t + 100), a, b)) }
     }

@@ -27,6 +27,8 @@ public struct PerceptronTagger: Sendable {
     let tagDictionary: [String: Int32]
     /// The training words, for known/unknown statistics.
     let vocabulary: Set<String>
+    /// Words seen at least ``PerceptronConfig/classMinCount`` times → hash of their ambiguity class.
+    let classes: [String: UInt64]
     /// Posteriors are softmax(score / temperature); 0 gives the best tag probability 1.
     public var temperature: Double
 
@@ -75,7 +77,7 @@ public struct PerceptronTagger: Sendable {
 
     /// Tags left to right; `body(i, best tag, scores or nil for a tag-dictionary word)`.
     func decode(_ words: [String], _ body: (Int, Int32, UnsafeBufferPointer<Float>?) -> Void) {
-        let padded = WordKeys.padded(words)
+        let padded = WordKeys.padded(words, classes: classes)
         var keys: [UInt64] = []
         keys.reserveCapacity(32)
         var scores = [Float](repeating: 0, count: tagCount)
@@ -117,13 +119,17 @@ public struct PerceptronTagger: Sendable {
 /// What ``PerceptronTrainer`` does; the defaults were chosen by cross-validation on EWT train.
 public struct PerceptronConfig: Sendable, Equatable {
     /// Passes over the training sentences (shuffled before each).
-    public var epochs = 5
+    public var epochs = 10
     /// Seed of the shuffles: the same seed and sentences give the same tagger.
     public var seed: UInt64 = 1
     /// A word seen at least this often with one tag in at least ``tagDictionaryShare`` of its
     /// occurrences is tagged by lookup.
     public var tagDictionaryMinCount = 20
     public var tagDictionaryShare = 0.97
+    /// Words seen at least this often have an ambiguity class: the tags of at least
+    /// ``classShare`` of their occurrences (a feature of the word and its neighbours).
+    public var classMinCount = 2
+    public var classShare = 0.1
     /// ``PerceptronTagger/temperature`` of the trained tagger.
     public var temperature = 1.0
     public init() {}
@@ -173,12 +179,19 @@ public final class PerceptronTrainer {
             let (tag, n) = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }!
             if Double(n) >= config.tagDictionaryShare * Double(total) { dictionary[word] = tag }
         }
+        var classes: [String: UInt64] = [:]
+        for (word, counts) in wordTagCounts {
+            let total = counts.values.reduce(0, +)
+            guard total >= config.classMinCount else { continue }
+            let tags = counts.filter { Double($0.value) >= config.classShare * Double(total) }.keys.sorted()
+            classes[word] = tags.reduce(UInt64(3)) { mix($0 &+ UInt64($1)) }
+        }
         var features = FeatureMap(capacity: 1 << 18)
         var weights: [Float] = [], totals: [Double] = [], stamps: [Int32] = []
         var step: Int32 = 0
         var keys: [UInt64] = [], rows: [Int] = []
         var scores = [Float](repeating: 0, count: tagCount)
-        let padded = sentences.map { WordKeys.padded($0.words) }
+        let padded = sentences.map { WordKeys.padded($0.words, classes: classes) }
         var order = Array(sentences.indices)
         var random = SplitMix64(seed: config.seed)
         for _ in 0..<config.epochs {
@@ -227,6 +240,6 @@ public final class PerceptronTrainer {
             averaged[j] = Float((totals[j] + Double(step - stamps[j]) * Double(weights[j])) / steps)
         }
         return PerceptronTagger(tagNames: tagNames, features: features, weights: averaged, tagDictionary: dictionary,
-                                vocabulary: Set(wordTagCounts.keys), temperature: config.temperature)
+                                vocabulary: Set(wordTagCounts.keys), classes: classes, temperature: config.temperature)
     }
 }
