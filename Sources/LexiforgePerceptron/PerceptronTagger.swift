@@ -118,7 +118,8 @@ public struct PerceptronTagger: Sendable {
 
 /// What ``PerceptronTrainer`` does; the defaults were chosen by cross-validation on EWT train.
 public struct PerceptronConfig: Sendable, Equatable {
-    /// Passes over the training sentences (shuffled before each).
+    /// Passes over the training sentences (shuffled before each). Five-fold CV on EWT train:
+    /// 5 → UPOS 94.66%, lemmas 97.299%; 10 → 94.73%, 97.317%.
     public var epochs = 10
     /// Seed of the shuffles: the same seed and sentences give the same tagger.
     public var seed: UInt64 = 1
@@ -130,8 +131,10 @@ public struct PerceptronConfig: Sendable, Equatable {
     /// ``classShare`` of their occurrences (a feature of the word and its neighbours).
     public var classMinCount = 2
     public var classShare = 0.1
-    /// ``PerceptronTagger/temperature`` of the trained tagger.
-    public var temperature = 1.0
+    /// ``PerceptronTagger/temperature`` of the trained tagger. Five-fold CV on EWT train, lemmas
+    /// voted over the posteriors: 0 (one-hot) 97.316%, 1 97.317%, 2 97.318%, 4 97.319%,
+    /// 8 97.323%, 16 97.289%, 32 96.577%.
+    public var temperature = 8.0
     public init() {}
 }
 
