@@ -56,11 +56,11 @@ public struct PerceptronTagger: Sendable {
     public func posteriors(_ words: [String], minimum: Double = 0.001) -> [[(tag: String, probability: Double)]] {
         var out: [[(tag: String, probability: Double)]] = []
         out.reserveCapacity(words.count)
+        var probabilities = [Double](repeating: 0, count: tagCount)
         decode(words) { _, best, scores in
             guard let scores, temperature > 0 else { out.append([(tagNames[Int(best)], 1)]); return }
             let top = Double(scores[Int(best)])
             var z = 0.0
-            var probabilities = [Double](repeating: 0, count: scores.count)
             for t in scores.indices {
                 probabilities[t] = exp((Double(scores[t]) - top) / temperature)
                 z += probabilities[t]
