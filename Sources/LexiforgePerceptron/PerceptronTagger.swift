@@ -7,7 +7,9 @@ import LexiforgeReader
 ///
 /// Each word is tagged from hashed features of itself (form, normalized lowercase, suffixes of
 /// 1–4 and prefixes of 1–3 characters, shape, sentence-initial shape), its neighbours i-2…i+2
-/// (lowercase, suffix, shape) and the two tags already predicted before it. Frequent words that
+/// (lowercase, suffix, shape), the two tags already predicted before it, the ambiguity classes
+/// (tags seen in training) of the word, of its lowercase form and of the next word, and whether
+/// the sentence is title case. Frequent words that
 /// training saw with one tag almost always (the tag dictionary) take that tag without scoring.
 ///
 /// ```swift
