@@ -8,6 +8,7 @@
 //   LexiforgeText         tokenizer and sentence splitter
 //   LexiforgeNgrams       n-gram tallies and Kneser-Ney estimation (plain values in, plain values out)
 //   LexiforgeHMM          hidden Markov models: supervised (TnT) and Baum-Welch training
+//   LexiforgePerceptron   averaged-perceptron part-of-speech tagger: training and greedy tagging
 //   LexiforgeWordlist     Android "combined" wordlists: streaming parser with diagnostics, writer
 //   LexiforgeSwipe        swipe features, trace files (JSON Lines) and the synthetic-swipe generator
 //   LexiforgeStoreWriter  builds a store atomically from plain values (schema from LexiforgeReader)
@@ -49,6 +50,7 @@ let package = Package(
         .target(name: "LexiforgeText"),
         .target(name: "LexiforgeNgrams", dependencies: ["LexiforgeReader"]),
         .target(name: "LexiforgeHMM", dependencies: ["LexiforgeReader"]),
+        .target(name: "LexiforgePerceptron", dependencies: ["LexiforgeReader"]),
         .target(name: "LexiforgeWordlist", dependencies: ["LexiforgeReader", "LexiforgeCorpus", "CZlib"]),
         .target(name: "LexiforgeSwipe", dependencies: ["LexiforgeReader"]),
         .target(
@@ -62,7 +64,7 @@ let package = Package(
             name: "LexiforgePipeline",
             dependencies: [
                 "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
-                "LexiforgeStoreWriter", "LexiforgeHMM", "LexiforgeWordlist", "LexiforgeSwipe",
+                "LexiforgeStoreWriter", "LexiforgeHMM", "LexiforgePerceptron", "LexiforgeWordlist", "LexiforgeSwipe",
             ]),
         .executableTarget(
             name: "lexiforge",
@@ -74,7 +76,7 @@ let package = Package(
             name: "LexiforgeTests",
             dependencies: [
                 "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
-                "LexiforgeStoreWriter", "LexiforgePipeline", "LexiforgeHMM", "LexiforgeWordlist", "LexiforgeSwipe",
+                "LexiforgeStoreWriter", "LexiforgePipeline", "LexiforgeHMM", "LexiforgePerceptron", "LexiforgeWordlist", "LexiforgeSwipe",
             ],
             exclude: ["Fixtures"]),
     ],

@@ -76,11 +76,11 @@ public enum TaggerLoader {
 public enum LemmaTagging: Sendable {
     case none
     case gold
-    /// A tagger store; the lemmatizer votes over each word's tag posteriors
-    /// (``Lemmatizer/lemma(of:tags:position:)``).
-    case tagger(String)
-    /// A tagger store's single best (Viterbi) tag per word, for comparison.
-    case viterbi(String)
+    /// A tagger (a store, or a perceptron trained at run time); the lemmatizer votes over each
+    /// word's tag posteriors (``Lemmatizer/lemma(of:tags:position:)``).
+    case tagger(TaggerSource)
+    /// A tagger's single best (Viterbi, or greedy) tag per word, for comparison.
+    case viterbi(TaggerSource)
 }
 
 /// What `lexiforge eval lemma` measured.
@@ -92,6 +92,8 @@ public struct LemmaEvalReport: Sendable {
     public var unseenCorrect = 0
     public var trainingWords = 0
     public var trainingSeconds = 0.0
+    /// Seconds spent training a run-time tagger (``TaggerSource/perceptron(training:temperature:)``).
+    public var taggerTrainingSeconds = 0.0
     /// Seconds spent lemmatizing (through a ``LemmaCache``, tagging excluded).
     public var lemmatizeSeconds = 0.0
     /// Seconds spent tagging (predicted tags only).
@@ -121,7 +123,10 @@ public enum LemmaEval {
         report.trainingWords = lemmatizer.trainingWords
         var tagger: (any PartOfSpeechTagger)?
         switch tagging {
-        case .tagger(let path), .viterbi(let path): tagger = try TaggerLoader.open(path)
+        case .tagger(let source), .viterbi(let source):
+            let clock = ContinuousClock.now
+            tagger = try TaggerLoader.open(source)
+            report.taggerTrainingSeconds = seconds(since: clock)
         case .none, .gold: break
         }
         var sentences: [TreebankSentence] = []

@@ -1,5 +1,6 @@
 import Foundation
 import LexiforgeCorpus
+import LexiforgePerceptron
 import LexiforgeReader
 import LexiforgeText
 
@@ -71,25 +72,53 @@ public enum TagEval {
         if let tagColumn, let trainedOn, tagColumn != trainedOn, gold.contains(where: { TaggedFormat.guess(path: $0) == .conllu }) {
             throw PipelineError("\(storePath): the tagger was trained on \(trainedOn.rawValue.uppercased()) tags but --tagset \(tagColumn.rawValue) asks for \(tagColumn.rawValue.uppercased()); drop --tagset or retrain with `lexiforge hmm --tagset \(tagColumn.rawValue)`")
         }
-        let tagColumn = tagColumn ?? trainedOn ?? .upos
+        let sentences = try readGold(gold, format: format, column: tagColumn ?? trainedOn ?? .upos, progress: progress)
+        return try evaluate(sentences, names: tagger.stateNames, isKnown: tagger.isKnown, keepTokens: keepTokens,
+                            timingPasses: timingPasses) { tagger.tagStates($0) }
+    }
+
+    /// ``run(storePath:gold:format:tagColumn:keepTokens:timingPasses:beam:progress:)`` for an
+    /// averaged-perceptron UPOS tagger trained now on `training` (`eval tag --tagger-train`);
+    /// also returns the training time in seconds (CPU seconds of this thread).
+    public static func run(perceptronTraining training: [String], gold: [String], format: TaggedFormat?,
+                           keepTokens: Bool = false, timingPasses: Int = 1,
+                           progress: StageProgress) throws -> (evaluation: TagEvaluation, trainingCPUSeconds: Double) {
+        let started = threadCPUSeconds()
+        let tagger = try PerceptronBuild.make(training: training)
+        let trainingCPUSeconds = threadCPUSeconds() - started
+        let sentences = try readGold(gold, format: format, column: .upos, progress: progress)
+        let evaluation = try evaluate(sentences, names: tagger.tagNames, isKnown: tagger.isKnown, keepTokens: keepTokens,
+                                      timingPasses: timingPasses) { tagger.tagIndices($0) }
+        return (evaluation, trainingCPUSeconds)
+    }
+
+    static func readGold(_ gold: [String], format: TaggedFormat?, column: TagColumn,
+                         progress: StageProgress) throws -> [([String], [String])] {
         var sentences: [([String], [String])] = []
-        var config = HMMBuildConfig(mode: .supervised(.init()), inputs: gold, output: storePath)
+        var config = HMMBuildConfig(mode: .supervised(.init()), inputs: gold, output: "")
         config.format = format
-        config.tagColumn = tagColumn
+        config.tagColumn = column
         let problems = gold.compactMap(NgramBuild.checkInput)
         if !problems.isEmpty { throw PipelineError(problems) }
-        _ = try HMMBuild.readTagged(gold, format: format, column: tagColumn, config: config, progress: progress) {
+        _ = try HMMBuild.readTagged(gold, format: format, column: column, config: config, progress: progress) {
             sentences.append(($0, $1))
         }
+        return sentences
+    }
+
+    /// Tags every sentence with `tag` (tag numbers into `names`; timed, `timingPasses` times) and
+    /// compares with the gold tags.
+    static func evaluate(_ sentences: [([String], [String])], names: [String], isKnown: (String) -> Bool,
+                         keepTokens: Bool, timingPasses: Int, tag: ([String]) -> [Int32]) throws -> TagEvaluation {
         var result = TagEvaluation()
         var predicted: [[Int32]] = []
         predicted.reserveCapacity(sentences.count)
         let started = DispatchTime.now().uptimeNanoseconds
         let startedCPU = threadCPUSeconds()
-        for (words, _) in sentences { predicted.append(tagger.tagStates(words)) }
+        for (words, _) in sentences { predicted.append(tag(words)) }
         // Extra passes only steady the speed figure; their results must match the first.
         for _ in 1..<max(timingPasses, 1) {
-            for (n, (words, _)) in sentences.enumerated() where tagger.tagStates(words) != predicted[n] {
+            for (n, (words, _)) in sentences.enumerated() where tag(words) != predicted[n] {
                 throw PipelineError("internal error: tagging is not deterministic (sentence \(n + 1))")
             }
         }
@@ -98,8 +127,8 @@ public enum TagEval {
         for ((words, tags), states) in zip(sentences, predicted) {
             result.sentences += 1
             for (i, word) in words.enumerated() {
-                let guess = tagger.stateNames[Int(states[i])]
-                let known = tagger.isKnown(word)
+                let guess = names[Int(states[i])]
+                let known = isKnown(word)
                 result.tokens += 1
                 if known { result.knownTokens += 1 }
                 if keepTokens { result.tokenLines.append("\(word)\t\(tags[i])\t\(guess)\t\(known ? "known" : "unknown")") }

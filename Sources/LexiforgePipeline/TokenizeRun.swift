@@ -10,10 +10,11 @@ public struct TokenizeConfig: Sendable {
     public var sentences = false
     /// Print token/lemma with a lemmatizer from this source.
     public var lemmatizer: LemmatizerSource?
-    /// With ``lemmatizer``: a store holding a UPOS tagger (`lexiforge hmm --tagged`); each
+    /// With ``lemmatizer``: a UPOS tagger (a store of `lexiforge hmm --tagged`, or a perceptron
+    /// trained at run time from `--tagger-train`); each
     /// sentence is tagged and every lemma voted over its word's tag posteriors
     /// (``Lemmatizer/lemma(of:tags:position:next:)``). Nil lemmatizes tag-free.
-    public var tagger: String?
+    public var tagger: TaggerSource?
     public var replaceInvalidUTF8 = false
     /// After the run, time the tokenizer alone (``TokenizeRun/measureTokenizer(_:)``).
     public var measureTokenizer = false

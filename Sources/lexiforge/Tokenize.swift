@@ -35,7 +35,7 @@ struct Tokenize: ParsableCommand {
             tokens separated by spaces. With --sentences, one sentence per line (a line break inside \
             a paragraph is not a sentence end, a blank line is); with --lemmas, each token as \
             token/lemma (lemmas from --lemma-train and WordNet; tag-free, or voted over the tag \
-            posteriors of a --tagger store).
+            posteriors of a --tagger store or of a perceptron tagger trained on --tagger-train).
             Example:
               lexiforge tokenize --mode treebank --sentences Corpora/data/corpora/dorian-gray-ch1.txt
             """)
@@ -57,6 +57,9 @@ struct Tokenize: ParsableCommand {
 
     @Option(help: "With --lemmas: a store holding a UPOS tagger (lexiforge hmm --tagged); lemmas follow its tag posteriors (use --mode treebank, the tokens it was trained on).")
     var tagger: String?
+
+    @Option(help: "With --lemmas: CoNLL-U file (UPOS column) an averaged-perceptron tagger is trained on now (repeat for several; excludes --tagger); use --mode treebank.")
+    var taggerTrain: [String] = []
 
     @Flag(help: "Lowercase every token.")
     var lowercase = false
@@ -81,7 +84,8 @@ struct Tokenize: ParsableCommand {
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("name at least one text file") }
-        if tagger != nil && !lemmas { throw ValidationError("--tagger picks lemmas: add --lemmas (and --lemma-train)") }
+        try TaggerFlags.check(store: tagger, training: taggerTrain)
+        if (tagger != nil || !taggerTrain.isEmpty) && !lemmas { throw ValidationError("\(tagger != nil ? "--tagger" : "--tagger-train") picks lemmas: add --lemmas (and --lemma-train)") }
     }
 
     func run() throws {
@@ -93,7 +97,7 @@ struct Tokenize: ParsableCommand {
             config.replaceInvalidUTF8 = replaceInvalid
             config.measureTokenizer = measure
             if lemmas { config.lemmatizer = LemmatizerSource(training: lemmaTrain) }
-            config.tagger = tagger
+            config.tagger = TaggerFlags.source(store: tagger, training: taggerTrain)
             let out = BufferedOutput()
             let report = try TokenizeRun.run(config) { out.write($0) }
             out.flush()
@@ -106,7 +110,7 @@ struct Tokenize: ParsableCommand {
                     line += String(format: "; lemmatizing %d tokens %.3f CPU s, %.2f M tokens per CPU second", report.lemmatizedTokens,
                                    report.lemmatizeCPUSeconds, Double(report.lemmatizedTokens) / max(report.lemmatizeCPUSeconds, 1e-9) / 1e6)
                 }
-                if tagger != nil {
+                if config.tagger != nil {
                     line += String(format: "; tagging (posteriors) %.3f CPU s, %.2f M tokens per CPU second", report.taggingCPUSeconds,
                                    Double(report.lemmatizedTokens) / max(report.taggingCPUSeconds, 1e-9) / 1e6)
                 }

@@ -4,8 +4,11 @@
 # blocks of `# newdoc` documents, about equal in words); for each fold a UPOS tagger
 # (`lexiforge hmm --tagged`) and a lemmatizer are trained on the other four and the fold's words are
 # lemmatized with predicted tags (voted over the tagger's posteriors), with no tags and with gold
-# tags. Prints each fold and the pooled accuracies.
-# Usage: Tests/Bench/cv-lemma.sh [TRAIN.conllu.gz] [FOLDS]   (BIN, KEEP=DIR to keep the folds)
+# tags; and with the tags of an averaged-perceptron tagger trained on the other four folds
+# (`--tagger-train`, voted over its softmax posteriors), whose UPOS accuracy is pooled too.
+# Prints each fold and the pooled accuracies.
+# Usage: Tests/Bench/cv-lemma.sh [TRAIN.conllu.gz] [FOLDS]   (BIN, KEEP=DIR to keep the folds,
+#   MODES="pred free gold perc upos" to run some only, PERC_ARGS="..." extra eval lemma options)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-.build/release/lexiforge}
@@ -38,15 +41,23 @@ for i, fold in enumerate(folds):
             if j != i:
                 for d in other: f.writelines(d[0])
 PY
-pool() { awk '{w += $2; c += $1} END {printf "%.4f%% (%d/%d)", 100 * c / w, c, w}'; }
-: >"$DIR/pred" ; : >"$DIR/free"; : >"$DIR/gold"
+pool() { [ -s "$1" ] && awk '{w += $2; c += $1} END {printf "%.4f%% (%d/%d)", 100 * c / w, c, w}' "$1" || printf "not run"; }
+MODES=${MODES:-pred free gold perc upos}
+read -r -a PERC <<<"${PERC_ARGS:-}"
+: >"$DIR/pred" ; : >"$DIR/free"; : >"$DIR/gold"; : >"$DIR/perc"; : >"$DIR/upos"
 for ((i = 0; i < FOLDS; i++)); do
-  [ -f "$DIR/tagger$i.sqlite" ] || "$BIN" hmm --quiet --tagged "$DIR/rest$i.conllu" -o "$DIR/tagger$i.sqlite"
-  for mode in pred free gold; do
-    case $mode in pred) extra=(--tagger "$DIR/tagger$i.sqlite");; free) extra=();; gold) extra=(--gold-tags);; esac
+  case " $MODES " in *" pred "*) [ -f "$DIR/tagger$i.sqlite" ] || "$BIN" hmm --quiet --tagged "$DIR/rest$i.conllu" -o "$DIR/tagger$i.sqlite";; esac
+  for mode in $MODES; do
+    case $mode in
+      pred) extra=(--tagger "$DIR/tagger$i.sqlite");; free) extra=();; gold) extra=(--gold-tags);;
+      perc) extra=(--tagger-train "$DIR/rest$i.conllu" "${PERC[@]}");;
+      upos) line=$("$BIN" eval tag --tagger-train "$DIR/rest$i.conllu" "$DIR/fold$i.conllu" | sed -n 's/^accuracy: [0-9.]*% (\([0-9]*\)\/\([0-9]*\)).*/\1 \2/p')
+            echo "$line" >>"$DIR/upos"; echo "fold $i upos (perceptron): $line"; continue;;
+    esac
     line=$("$BIN" eval lemma "$DIR/fold$i.conllu" --train "$DIR/rest$i.conllu" "${extra[@]}" 2>/dev/null | sed -n 's/^accuracy: [0-9.]* (\([0-9]*\)\/\([0-9]*\)).*/\1 \2/p')
     echo "$line" >>"$DIR/$mode"
     echo "fold $i $mode: $line"
   done
 done
-echo "cross-validation ($FOLDS folds of documents): predicted tags $(pool <"$DIR/pred"); no tags $(pool <"$DIR/free"); gold tags $(pool <"$DIR/gold")"
+echo "perceptron tagger ($FOLDS folds): UPOS $(pool "$DIR/upos"); lemmas with its predicted tags $(pool "$DIR/perc")"
+echo "cross-validation ($FOLDS folds of documents): predicted tags $(pool "$DIR/pred"); no tags $(pool "$DIR/free"); gold tags $(pool "$DIR/gold")"

@@ -125,7 +125,7 @@ struct LemmatizerTests {
         let store = folder.file("upos.sqlite")
         _ = try HMMBuild.run(HMMBuildConfig(mode: .supervised(.init()), inputs: [Self.ud + "/en_ewt-ud-train.conllu.gz"], output: store),
                              progress: StageProgress(quiet: true))
-        let tagged = try LemmaEval.run(gold: Self.ud + "/en_ewt-ud-dev.conllu.gz", source: source, tagging: .tagger(store))
+        let tagged = try LemmaEval.run(gold: Self.ud + "/en_ewt-ud-dev.conllu.gz", source: source, tagging: .tagger(.store(store)))
         #expect(tagged.accuracy >= free.accuracy + 0.003)
     }
 }

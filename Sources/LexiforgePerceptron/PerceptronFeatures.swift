@@ -1,0 +1,202 @@
+/// The hashed keys a word contributes to the features of itself and its neighbours: its form,
+/// its normalized lowercase (digits → 0), suffixes and prefixes of that, and its shape.
+struct WordKeys {
+    var form: UInt64
+    var lower: UInt64
+    var suffix1: UInt64, suffix2: UInt64, suffix3: UInt64, suffix4: UInt64
+    var prefix1: UInt64, prefix2: UInt64, prefix3: UInt64
+    var shape: UInt64
+    /// The tags training saw the word with (its ambiguity class), and those of its lowercase
+    /// form when that is another word; a fixed value when unknown.
+    var ambiguity: UInt64 = 0
+    var lowerAmbiguity: UInt64 = 0
+    /// 1 in a title-case sentence (at least 60% of the words with letters after the first
+    /// capitalized), where capitals say little about names.
+    var titleCase: UInt64 = 0
+
+    /// A sentence boundary before (`-1`, `-2`) or after (`1`, `2`) the words.
+    init(boundary: Int) {
+        let h = mix(0xB0B0_0000 &+ UInt64(bitPattern: Int64(boundary)))
+        form = h; lower = h; suffix1 = h; suffix2 = h; suffix3 = h; suffix4 = h
+        prefix1 = h; prefix2 = h; prefix3 = h; shape = h
+    }
+
+    init(_ word: String) {
+        form = fnv(word.utf8)
+        var lowered: [UInt8] = []
+        var shapeBytes: [UInt8] = []
+        lowered.reserveCapacity(word.utf8.count)
+        // Shape: X upper, x lower, d digit, other ASCII as itself, o other; runs capped at 2.
+        func addShape(_ c: UInt8) {
+            let n = shapeBytes.count
+            if n >= 2 && shapeBytes[n - 1] == c && shapeBytes[n - 2] == c { return }
+            shapeBytes.append(c)
+        }
+        var ascii = true
+        for b in word.utf8 where b >= 0x80 { ascii = false; break }
+        if ascii {
+            for b in word.utf8 {
+                switch b {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): lowered.append(b | 0x20); addShape(UInt8(ascii: "X"))
+                case UInt8(ascii: "a")...UInt8(ascii: "z"): lowered.append(b); addShape(UInt8(ascii: "x"))
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): lowered.append(UInt8(ascii: "0")); addShape(UInt8(ascii: "d"))
+                default: lowered.append(b); addShape(b)
+                }
+            }
+        } else {
+            for scalar in word.unicodeScalars {
+                let p = scalar.properties
+                addShape(p.isUppercase ? UInt8(ascii: "X") : p.isLowercase ? UInt8(ascii: "x")
+                         : p.numericType != nil ? UInt8(ascii: "d") : scalar.isASCII ? UInt8(scalar.value) : UInt8(ascii: "o"))
+            }
+            for scalar in word.lowercased().unicodeScalars {
+                if scalar.properties.numericType == .decimal { lowered.append(UInt8(ascii: "0")) } else {
+                    lowered.append(contentsOf: String(scalar).utf8)
+                }
+            }
+        }
+        lower = fnv(lowered)
+        shape = fnv(shapeBytes)
+        // Scalar boundaries of the lowercase form (UTF-8 lead bytes), for suffixes and prefixes.
+        var starts: [Int] = []
+        starts.reserveCapacity(lowered.count)
+        for (k, b) in lowered.enumerated() where b & 0xC0 != 0x80 { starts.append(k) }
+        func suffix(_ n: Int) -> UInt64 {
+            fnv(lowered[(starts.count > n ? starts[starts.count - n] : 0)...]) &+ UInt64(n)
+        }
+        func prefix(_ n: Int) -> UInt64 {
+            fnv(lowered[..<(starts.count > n ? starts[n] : lowered.count)]) &+ UInt64(n) &* 0x100
+        }
+        suffix1 = suffix(1); suffix2 = suffix(2); suffix3 = suffix(3); suffix4 = suffix(4)
+        prefix1 = prefix(1); prefix2 = prefix(2); prefix3 = prefix(3)
+    }
+
+    /// The keys of a sentence with two boundary words on each side (word `i` at `i + 2`);
+    /// `classes` maps training words to their ambiguity classes.
+    static func padded(_ words: [String], classes: [String: UInt64]) -> [WordKeys] {
+        var out = [WordKeys(boundary: -2), WordKeys(boundary: -1)]
+        out.reserveCapacity(words.count + 4)
+        for word in words {
+            var keys = WordKeys(word)
+            keys.ambiguity = classes[word] ?? 1
+            if keys.lower != keys.form {
+                let lower = word.lowercased()
+                keys.lowerAmbiguity = lower == word ? 2 : classes[lower] ?? 1
+            } else {
+                keys.lowerAmbiguity = 2
+            }
+            out.append(keys)
+        }
+        var lettered = 0, capitalized = 0
+        for word in words.dropFirst() {
+            guard let first = word.unicodeScalars.first, first.properties.isAlphabetic else { continue }
+            lettered += 1
+            if first.properties.isUppercase { capitalized += 1 }
+        }
+        if lettered >= 2 && capitalized * 10 >= lettered * 6 {
+            for k in 2..<out.count { out[k].titleCase = 1 }
+        }
+        out.append(WordKeys(boundary: 1))
+        out.append(WordKeys(boundary: 2))
+        return out
+    }
+}
+
+/// FNV-1a over bytes.
+@inline(__always)
+func fnv<S: Sequence>(_ bytes: S) -> UInt64 where S.Element == UInt8 {
+    var h: UInt64 = 0xCBF2_9CE4_8422_2325
+    for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
+    return h
+}
+
+/// SplitMix64's finalizer: a well-spread 64-bit key.
+@inline(__always)
+func mix(_ x: UInt64) -> UInt64 {
+    var z = x &+ 0x9E37_79B9_7F4A_7C15
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+}
+
+/// The feature templates: each feature is a template number and one or two hashed values.
+enum PerceptronFeatures {
+    @inline(__always)
+    static func key(_ template: UInt64, _ a: UInt64, _ b: UInt64 = 0) -> UInt64 {
+        let k = mix(mix(a &+ template &* 0x1000_0000_01B3) ^ b)
+        return k == 0 ? 1 : k
+    }
+
+    /// Every feature of word `i` (index into the unpadded sentence) given the two tags before it
+    /// (`prev`, `prev2`: tag numbers, or -1 / -2 at the sentence start).
+    static func keys(_ w: [WordKeys], _ i: Int, prev: Int, prev2: Int, into keys: inout [UInt64]) {
+        keys.removeAll(keepingCapacity: true)
+        let c = i + 2
+        let word = w[c], before = w[c - 1], before2 = w[c - 2], after = w[c + 1], after2 = w[c + 2]
+        let p1 = UInt64(bitPattern: Int64(prev)), p2 = UInt64(bitPattern: Int64(prev2))
+        // One value per template (the template is its position), then pairs of values.
+        let single: [UInt64] = [
+            0,  // bias
+            word.form, word.lower, word.suffix1, word.suffix2, word.suffix3, word.suffix4,
+            word.prefix1, word.prefix2, word.prefix3, word.shape,
+            before.lower, before.suffix3, before.shape, before2.lower,
+            after.lower, after.suffix3, after.shape, after2.lower,
+            p1, p2,
+        ]
+        for (t, value) in single.enumerated() { keys.append(key(UInt64(t + 1), value)) }
+        let pairs: [(UInt64, UInt64)] = [
+            (word.shape, i == 0 ? 1 : 0), (p1, p2), (p1, word.lower), (p1, word.shape), (p1, after.lower),
+            (word.lower, after.lower), (before.lower, word.lower),
+            (word.ambiguity, 0), (word.lowerAmbiguity, word.shape), (after.ambiguity, 0), (p1, after.ambiguity),
+            (after.lowerAmbiguity, after.shape), (word.titleCase, word.shape), (word.titleCase, word.lowerAmbiguity),
+        ]
+        for (t, (a, b)) in pairs.enumerated() { keys.append(key(UInt64(t + 100), a, b)) }
+    }
+}
+
+/// An open-addressing map from feature keys (never 0) to weight rows.
+struct FeatureMap: Sendable {
+    private(set) var keys: [UInt64]
+    private(set) var rows: [Int32]
+    private(set) var count = 0
+
+    init(capacity: Int = 1 << 16) {
+        var n = 16
+        while n < capacity * 2 { n <<= 1 }
+        keys = Array(repeating: 0, count: n)
+        rows = Array(repeating: -1, count: n)
+    }
+
+    /// The slot holding `key`, or the empty slot where it would go.
+    @inline(__always)
+    private func slot(_ key: UInt64) -> Int {
+        let mask = keys.count - 1
+        var slot = Int(truncatingIfNeeded: key) & mask
+        while keys[slot] != key && keys[slot] != 0 { slot = (slot + 1) & mask }
+        return slot
+    }
+
+    @inline(__always)
+    func row(_ key: UInt64) -> Int32 { rows[slot(key)] }
+
+    /// The row of `key`, giving it the next free row if it has none.
+    mutating func insert(_ key: UInt64) -> Int32 {
+        if (count + 1) * 2 > keys.count {
+            var bigger = FeatureMap(capacity: keys.count)
+            for (k, r) in zip(keys, rows) where k != 0 {
+                let s = bigger.slot(k)
+                bigger.keys[s] = k
+                bigger.rows[s] = r
+            }
+            bigger.count = count
+            self = bigger
+        }
+        let s = slot(key)
+        if keys[s] == 0 {
+            keys[s] = key
+            rows[s] = Int32(count)
+            count += 1
+        }
+        return rows[s]
+    }
+}
