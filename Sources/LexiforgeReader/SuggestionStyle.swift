@@ -10,7 +10,8 @@ import Foundation
 ///   better from a small corpus) the typed letters are looked up lowercased, and a suggestion is
 ///   shown with a capital first letter when the user started the word with one, or, before any
 ///   letter is typed, at the start of a sentence or after an opening quote or bracket (as
-///   keyboards capitalize after ". "). A store that keeps case is queried and shown as it is.
+///   keyboards capitalize after ". "), and "I" always (``capitalized``). A store that keeps case is
+///   queried and shown as it is.
 ///
 /// ```swift
 /// let style = SuggestionStyle(lowercasedStore: true)
@@ -35,6 +36,14 @@ public struct SuggestionStyle: Sendable, Equatable {
     public var apostrophe: Character?
     /// The closing quote of the quotation the user has opened and not closed yet, if any.
     public var openQuotation: Character?
+    /// Words of a lowercased store shown with a capital wherever they are (unless the user types
+    /// them in lowercase): by default English "I" and its contractions. Empty for other languages.
+    public var capitalized: Set<String> = SuggestionStyle.englishCapitalized
+
+    /// "i", "i'm", "i'll", "i've", "i'd", with straight and curly apostrophes.
+    public static let englishCapitalized: Set<String> = Set(["i", "i'm", "i'll", "i've", "i'd"].flatMap {
+        [$0, $0.replacingOccurrences(of: "'", with: "\u{2019}")]
+    })
 
     /// Opening and closing quotation marks followed in ``observe(_:)``.
     static let quotationMarks: [Character: Character] = ["\u{201C}": "\u{201D}", "\u{00AB}": "\u{00BB}"]
@@ -87,10 +96,11 @@ public struct SuggestionStyle: Sendable, Equatable {
     /// `written`: how the user writes the word inside a sentence, if a session learned it
     /// (``SessionPredictor/spelling(of:)``); it is shown so unless a capital is called for.
     public func display(_ word: String, typed: String, atSentenceStart: Bool, written: String? = nil) -> String {
+        let always = capitalized.contains(word)
         let word = withApostrophe(word)
         let (opening, typedWord) = Self.split(typed)
         guard lowercasedStore, let first = word.first else { return opening + word }
-        let capital = typedWord.first.map(\.isUppercase) ?? (atSentenceStart || !opening.isEmpty)
+        let capital = typedWord.first.map(\.isUppercase) ?? (atSentenceStart || !opening.isEmpty || always && written == nil)
         if let written, written.lowercased() == word, written.hasPrefix(String(typedWord)) || capital {
             return opening + (capital ? written.prefix(1).uppercased() + written.dropFirst() : written)
         }

@@ -337,6 +337,12 @@ struct SuggestionStyleTests {
         #expect(style.display("the", typed: "th", atSentenceStart: true) == "the")
         #expect(style.display("cat", typed: "", atSentenceStart: true) == "Cat")
         #expect(style.display("cat", typed: "", atSentenceStart: false) == "cat")
+        // The pronoun "I" is shown with its capital anywhere, unless typed in lowercase.
+        #expect(style.display("i", typed: "", atSentenceStart: false) == "I" && style.display("i'm", typed: "", atSentenceStart: false) == "I'm")
+        #expect(style.display("i", typed: "i", atSentenceStart: false) == "i")
+        var plain = style
+        plain.capitalized = []
+        #expect(plain.display("i", typed: "", atSentenceStart: false) == "i")
         #expect(style.display("i", typed: "“", atSentenceStart: false) == "“I")
         #expect(style.display("dog", typed: "(d", atSentenceStart: true) == "(dog")
         // A spelling the session learned ("I") is shown unless the typed letters say otherwise.
@@ -448,13 +454,18 @@ struct SessionPredictorTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = try buildStore(["sample.txt"], order: 3, in: dir, name: "s.sqlite", lowercase: true)
         let text = dir.appendingPathComponent("typed.txt").path
-        try "so I think so I think".write(toFile: text, atomically: true, encoding: .utf8)
+        try "and the Dog sat and the Dog sat".write(toFile: text, atomically: true, encoding: .utf8)
         var keys: [Int] = []
         _ = try Evaluation.ksr(store: path, files: [text], suggestions: 6, adapt: true, protocol: .presage(caseInsensitive: false)) { keys.append($1) }
-        // The first "I" inside the sentence is typed (2 keys: "i" is shown, not "I"); the second is taken at once.
-        #expect(keys[1] == 2 && keys[4] == 1, "\(keys)")
+        // The first "Dog" inside the sentence is typed (2 keys: "dog" is shown, not "Dog"); the second is taken at once.
+        #expect(keys[2] == 2 && keys[6] == 1, "\(keys)")
         keys = []
         _ = try Evaluation.ksr(store: path, files: [text], suggestions: 6, protocol: .presage(caseInsensitive: false)) { keys.append($1) }
-        #expect(keys[4] == 2, "without a session nothing is learned: \(keys)")
+        #expect(keys[6] == 2, "without a session nothing is learned: \(keys)")
+        // "I" is shown capitalized anywhere, session or not.
+        try "so I think so I think".write(toFile: text, atomically: true, encoding: .utf8)
+        keys = []
+        _ = try Evaluation.ksr(store: path, files: [text], suggestions: 6, protocol: .presage(caseInsensitive: false)) { keys.append($1) }
+        #expect(keys[1] == 1 && keys[4] == 1, "\(keys)")
     }
 }
