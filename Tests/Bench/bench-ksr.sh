@@ -25,6 +25,8 @@ presage_config() {
         -e "s#\${HOME}/.presage/lm.db#$WORK/presage-user.db#" /etc/presage.xml >"$2"
 }
 presage_config DefaultSmoothedNgramPredictor "$WORK/presage.xml"
+# The same with 3 suggestions: both tools at equal list sizes (context for the targets, not a target).
+sed 's#<SUGGESTIONS>6</SUGGESTIONS>#<SUGGESTIONS>3</SUGGESTIONS>#' "$WORK/presage.xml" >"$WORK/presage-3.xml"
 presage_config "DefaultSmoothedNgramPredictor UserSmoothedNgramPredictor DefaultRecencyPredictor" "$WORK/presage-default.xml"
 presage_config "DefaultSmoothedNgramPredictor DefaultRecencyPredictor" "$WORK/presage-recency.xml"
 presage_ksr() {   # config file, held-out text, extra options; "aborted" when presage_simulator fails
@@ -41,6 +43,7 @@ for name in frankenstein-pg84 alice-pg11-body pride-and-prejudice-pg1342 sherloc
     held="$WORK/$name.20k"
     head -c 20000 "$SHARED_DATA/corpora/$name.txt" >"$held"
     p=$(presage_ksr "$WORK/presage.xml" "$held"); pi=$(presage_ksr "$WORK/presage.xml" "$held" -i)
+    p3=$(presage_ksr "$WORK/presage-3.xml" "$held")
     pd=$(presage_ksr "$WORK/presage-default.xml" "$held"); pr=$(presage_ksr "$WORK/presage-recency.xml" "$held")
     pri=$(presage_ksr "$WORK/presage-recency.xml" "$held" -i)
     s3=$(ours_ksr "$held" --suggestions 3); s6=$(ours_ksr "$held" --suggestions 6)
@@ -51,6 +54,7 @@ for name in frankenstein-pg84 alice-pg11-body pride-and-prejudice-pg1342 sherloc
     verdict() { [ "$3" = aborted ] && { echo "n/a"; return; }; python3 -c "import sys; a3, a6, b = map(float, sys.argv[1:]); print(('met' if a3 > b else 'missed') + ' / ' + ('met' if a6 >= b + 5 else 'missed'))" "$1" "$2" "$3"; }
     say "  $name: presage_simulator ${p}% (the issue's anchor; -i ${pi}%; adapting: default predictors $([ "$pd" = aborted ] && echo "aborted (presage_simulator assertion numerator <= denominator)" || echo "${pd}%"), smoothed + recency ${pr}%, -i ${pri}%)"
     say "    lexiforge, presage protocol, case-sensitive: 3 suggestions ${c3}% ($(delta "$c3" "$p")), 6 suggestions ${c6}% ($(delta "$c6" "$p")); targets (3 > Presage / 6 >= Presage + 5): $(verdict "$c3" "$c6" "$p")"
+    say "    at equal list sizes: presage_simulator with 3 suggestions ${p3}%, lexiforge ${c3}% ($(delta "$c3" "$p3")); with 6: ${p}%, lexiforge ${c6}% ($(delta "$c6" "$p"))"
     say "    lexiforge, presage protocol, -i: ${i3}% / ${i6}% against Presage -i ${pi}%: $(verdict "$i3" "$i6" "$pi")"
     say "    lexiforge --adapt (session cache), presage protocol: ${a3}% / ${a6}% against the anchor: $(verdict "$a3" "$a6" "$p"); against Presage's default predictors: $(delta "$a3" "$pd") / $(delta "$a6" "$pd"), targets $(verdict "$a3" "$a6" "$pd"); against smoothed + recency ${pr}%: $(delta "$a3" "$pr") / $(delta "$a6" "$pr"), targets $(verdict "$a3" "$a6" "$pr"); -i ${ai3}% / ${ai6}% against ${pri}%: $(delta "$ai3" "$pri") / $(delta "$ai6" "$pri")"
     b3=$(STORE="$WORK/dg-all.sqlite" ours_ksr "$held" --suggestions 3 --protocol presage); b6=$(STORE="$WORK/dg-all.sqlite" ours_ksr "$held" --suggestions 6 --protocol presage)
