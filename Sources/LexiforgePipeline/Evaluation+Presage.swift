@@ -22,7 +22,9 @@ public enum KeystrokeProtocol: Sendable, Equatable {
     ///   them: after opening punctuation the tokens keep (“, since only ASCII punctuation
     ///   separates), with that punctuation in front; on a lowercased store, capitalized when the
     ///   typed word starts with a capital, or before any letter at the start of a sentence or
-    ///   after an opening quote (with `caseInsensitive`, lowercased, as the tokens are);
+    ///   after an opening quote (with `caseInsensitive`, lowercased, as the tokens are), with the
+    ///   apostrophe the user writes; right after clause punctuation inside an open “ quotation
+    ///   the keyboard offers the closing ” first, in place of its last word (``SuggestionStyle``);
     /// - the context is the previous tokens of the sentence (a sentence ends where the text
     ///   between two tokens holds `.`, `!` or `?`), in the store's spelling. presage_simulator
     ///   gives its predictors the previous tokens across sentence ends instead (it feeds them the
