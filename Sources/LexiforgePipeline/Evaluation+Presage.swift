@@ -22,7 +22,9 @@ public enum KeystrokeProtocol: Sendable, Equatable {
     ///   them: after opening punctuation the tokens keep (“, since only ASCII punctuation
     ///   separates), with that punctuation in front; on a lowercased store, capitalized when the
     ///   typed word starts with a capital, or before any letter at the start of a sentence or
-    ///   after an opening quote (with `caseInsensitive`, lowercased, as the tokens are);
+    ///   after an opening quote (with `caseInsensitive`, lowercased, as the tokens are), with the
+    ///   apostrophe the user writes; right after clause punctuation inside an open “ quotation
+    ///   the keyboard offers the closing ” first, in place of its last word (``SuggestionStyle``);
     /// - the context is the previous tokens of the sentence (a sentence ends where the text
     ///   between two tokens holds `.`, `!` or `?`), in the store's spelling. presage_simulator
     ///   gives its predictors the previous tokens across sentence ends instead (it feeds them the
@@ -38,6 +40,8 @@ extension Evaluation {
         var bytes: [UInt8]
         /// Whether a sentence ended before it (or it is the first of the text).
         var sentenceStart: Bool
+        /// Whether the byte just before it is clause-ending punctuation (`,` `.` `!` `?` `;` `:`).
+        var afterPunctuation = false
     }
 
     /// The tokens presage_simulator types from `text` (see ``KeystrokeProtocol/presage(caseInsensitive:)``).
@@ -46,13 +50,17 @@ extension Evaluation {
         var current: [UInt8] = []
         var sentenceStart = true
         var ending = false
+        var previous: UInt8 = 0, before: UInt8 = 0
         func flush() {
             guard !current.isEmpty else { return }
-            tokens.append(PresageToken(text: String(decoding: current, as: UTF8.self), bytes: current, sentenceStart: sentenceStart))
+            tokens.append(PresageToken(text: String(decoding: current, as: UTF8.self), bytes: current, sentenceStart: sentenceStart,
+                                       afterPunctuation: SuggestionStyle.clausePunctuation.contains(before)))
             current.removeAll()
             sentenceStart = false
         }
         for byte in text {
+            if current.isEmpty { before = previous }
+            previous = byte
             ending = true
             let blank = byte == 0x20 || (0x09...0x0D).contains(byte)
             let punctuation = (0x21...0x2F).contains(byte) || (0x3A...0x40).contains(byte)
@@ -74,7 +82,7 @@ extension Evaluation {
     static func presageKSR(keyboard: SimulatedKeyboard, files: [String], caseInsensitive: Bool, maxCharacters: Int?,
                            trace: ((String, Int) -> Void)?) throws -> KeystrokeReport {
         let (options, _, _) = LanguageModelStage.textOptions(from: keyboard.predictor.store.meta)
-        let style = SuggestionStyle(lowercasedStore: options.lowercase)
+        var style = SuggestionStyle(lowercasedStore: options.lowercase)
         func spelled(_ token: String) -> String {
             var word = options.lowercase ? token.lowercased() : token
             if options.straightQuotes {
@@ -107,10 +115,13 @@ extension Evaluation {
                     }
                     // Not repeated: the words that would look as they looked before ("I" after “ is “I, new).
                     let repeated = Set(passedOver.filter { shown($0.word) == $0.shown }.map(\.word))
-                    return try keyboard.suggest(prefix: spelled(style.query(prefix)), after: context, excluding: repeated).map {
-                        ($0.word, shown($0.word))
-                    }
+                    // After “Yes, the keyboard offers the closing ” first.
+                    let quote = typed == 0 ? style.closingQuote(afterPunctuation: token.afterPunctuation) : nil
+                    let words = try keyboard.suggest(prefix: spelled(style.query(prefix)), after: context, excluding: repeated,
+                                                     limit: keyboard.suggestions - (quote == nil ? 0 : 1))
+                    return (quote.map { [($0, $0)] } ?? []) + words.map { ($0.word, shown($0.word)) }
                 }
+                style.observe(token.text)
                 trace?(token.text, keys)
                 // The context word: the token without the quotes it keeps around it.
                 let word = spelled(token.text).trimmingCharacters(in: CharacterSet.alphanumerics.inverted)

@@ -154,15 +154,17 @@ struct SimulatedKeyboard {
     let suggestions: Int
 
     /// The suggestions shown after `prefix` (store spelling) of a word is typed.
-    func suggest(prefix: String, after context: [String], excluding passedOver: Set<String>) throws -> [Prediction] {
+    /// `limit`: how many (all the keyboard shows unless some slots are taken otherwise).
+    func suggest(prefix: String, after context: [String], excluding passedOver: Set<String>, limit: Int? = nil) throws -> [Prediction] {
+        let limit = limit ?? suggestions
         if let session {
             return prefix.isEmpty
-                ? try session.nextWords(after: context, limit: suggestions, excluding: passedOver)
-                : try session.completions(of: prefix, after: context, limit: suggestions, excluding: passedOver)
+                ? try session.nextWords(after: context, limit: limit, excluding: passedOver)
+                : try session.completions(of: prefix, after: context, limit: limit, excluding: passedOver)
         }
         return prefix.isEmpty
-            ? try predictor.nextWords(after: context, limit: suggestions, excluding: passedOver)
-            : try predictor.completions(of: prefix, after: context, limit: suggestions, excluding: passedOver)
+            ? try predictor.nextWords(after: context, limit: limit, excluding: passedOver)
+            : try predictor.completions(of: prefix, after: context, limit: limit, excluding: passedOver)
     }
 
     func learn(_ word: String, after previous: String?, written: String? = nil) {

@@ -60,7 +60,7 @@ struct EvalKSR: ParsableCommand {
     @Argument(help: "Held-out text files.") var text: [String] = []
     @Option(help: "How many suggestions the keyboard shows.") var suggestions = 3
     @Flag(help: .hidden) var trace = false
-    @Flag(help: "Adapt to the text as it is typed: each finished word joins a session cache mixed into the model (λ 0.1), as a keyboard that learns does.")
+    @Flag(help: "Adapt to the text as it is typed: each finished word joins a session cache mixed into the model (λ 0.3), as a keyboard that learns does.")
     var adapt = false
     @Option(help: .hidden) var sessionWeight = SessionPredictor.defaultWeight
     @Option(help: "Use only the first N characters of each file (as a truncated presage_simulator input).")

@@ -222,6 +222,7 @@ struct LanguageModelTests {
         let tokens = Evaluation.presageTokens(text, lowercase: false)
         #expect(tokens.map(\.text) == ["“Don", "t", "”", "she", "said—twice", "Well", "known", "cats", "3", "5", ""])
         #expect(tokens.map(\.sentenceStart) == [true, false, false, false, false, true, false, false, true, true, false])
+        #expect(tokens.map(\.afterPunctuation) == [false, false, true, false, false, false, false, false, false, true, false])
         #expect(tokens[0].bytes.count == 6 && tokens[2].bytes.count == 3)   // keystrokes are UTF-8 bytes
         #expect(Evaluation.presageTokens(text, lowercase: true).map(\.text).prefix(2) == ["“don", "t"])
     }
@@ -243,7 +244,12 @@ struct LanguageModelTests {
         keys = [:]
         _ = try Evaluation.ksr(store: path, files: [text], suggestions: 6, protocol: .presage(caseInsensitive: false)) { keys[$0] = $1 }
         #expect(keys["“I"] == 4 && keys["think"] == 1)
-        #expect(keys["”"] == 4)   // a lone closing quote is no word of the model: typed in full
+        // A lone closing quote after "," inside the quotation is offered first and taken at once.
+        #expect(keys["”"] == 1)
+        try "“I think” you know.\n".write(toFile: text, atomically: true, encoding: .utf8)
+        keys = [:]
+        _ = try Evaluation.ksr(store: path, files: [text], suggestions: 6, protocol: .presage(caseInsensitive: false)) { keys[$0] = $1 }
+        #expect(keys["think”"] == 9, "no punctuation before it: the quote is typed")
     }
 
     @Test func badInputHasClearMessages() throws {
@@ -331,6 +337,12 @@ struct SuggestionStyleTests {
         #expect(style.display("the", typed: "th", atSentenceStart: true) == "the")
         #expect(style.display("cat", typed: "", atSentenceStart: true) == "Cat")
         #expect(style.display("cat", typed: "", atSentenceStart: false) == "cat")
+        // The pronoun "I" is shown with its capital anywhere, unless typed in lowercase.
+        #expect(style.display("i", typed: "", atSentenceStart: false) == "I" && style.display("i'm", typed: "", atSentenceStart: false) == "I'm")
+        #expect(style.display("i", typed: "i", atSentenceStart: false) == "i")
+        var plain = style
+        plain.capitalized = []
+        #expect(plain.display("i", typed: "", atSentenceStart: false) == "i")
         #expect(style.display("i", typed: "“", atSentenceStart: false) == "“I")
         #expect(style.display("dog", typed: "(d", atSentenceStart: true) == "(dog")
         // A spelling the session learned ("I") is shown unless the typed letters say otherwise.
@@ -339,6 +351,24 @@ struct SuggestionStyleTests {
         #expect(style.display("victor", typed: "“", atSentenceStart: false, written: "Victor") == "“Victor")
         let kept = SuggestionStyle(lowercasedStore: false)
         #expect(kept.query("Th") == "Th" && kept.display("the", typed: "“", atSentenceStart: true) == "“the")
+    }
+
+    @Test func followsTheUsersApostropheAndQuotations() {
+        var style = SuggestionStyle(lowercasedStore: true)
+        #expect(style.display("don't", typed: "d", atSentenceStart: false) == "don't")   // nothing typed yet: as stored
+        style.observe("o’clock")
+        #expect(style.apostrophe == "’" && style.display("don't", typed: "D", atSentenceStart: false) == "Don’t")
+        style.observe("rock'n'roll")
+        #expect(style.display("don’t", typed: "", atSentenceStart: false) == "don't")
+        style.observe("'tis")   // a quote, not an apostrophe between letters
+        #expect(style.apostrophe == "'")
+        #expect(style.closingQuote(afterPunctuation: true) == nil)
+        style.observe("“Well")
+        #expect(style.closingQuote(afterPunctuation: true) == "”" && style.closingQuote(afterPunctuation: false) == nil)
+        style.observe("”")
+        #expect(style.closingQuote(afterPunctuation: true) == nil)
+        style.observe("“Yes”")   // opened and closed in one word
+        #expect(style.openQuotation == nil)
     }
 }
 
@@ -365,6 +395,43 @@ struct SessionPredictorTests {
         #expect(abs(think.probability - (0.9 * pModel + 0.1 * 0.5)) < 1e-6)
     }
 
+    @Test("the session's ranking is exact: the best of the model and the typed words, by brute force")
+    func sessionRankingAgainstBruteForce() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try buildStore(["sample.txt"], order: 3, in: dir, name: "s.sqlite", lowercase: true)
+        let model = try NgramPredictor(store: TrainedStore(path: path))
+        let session = SessionPredictor(model: model, weight: 0.3)
+        let typed = "the zebra sat on the mat the zebra thinks that the tiger sat on the zebra".split(separator: " ").map(String.init)
+        var previous: String?
+        for word in typed {
+            session.learn(word, after: previous)
+            previous = word
+        }
+        let sample = try String(contentsOf: fixtures.appendingPathComponent("sample.txt"), encoding: .utf8).lowercased()
+        let vocabulary = Set(sample.split { !$0.isLetter }.map(String.init) + typed)
+        for context in [["the"], ["sat", "on"], ["thinks", "that"], []] {
+            for prefix in ["", "t", "th", "z", "s"] {
+                func exact(_ word: String) throws -> Double {
+                    let count = Double(typed.filter { $0 == word }.count)
+                    let pairs = context.last.map { v in zip(typed, typed.dropFirst()).filter { $0.0 == v } } ?? []
+                    let unigram = count / Double(typed.count)
+                    let cache = pairs.isEmpty ? unigram : 0.5 * Double(pairs.filter { $0.1 == word }.count) / Double(pairs.count) + 0.5 * unigram
+                    let pModel = model.id(of: word) == nil ? 0 : try model.probability(of: word, after: context, sentenceStart: context.isEmpty)
+                    return 0.7 * pModel + 0.3 * cache
+                }
+                let scored = try vocabulary.filter { $0.hasPrefix(prefix) }.map { (word: $0, p: try exact($0)) }
+                let got = try session.completions(of: prefix, after: context, limit: 3)
+                #expect(got.count == min(3, scored.count))
+                for p in got { #expect(abs(p.probability - (try exact(p.word))) < 1e-6, "\(context) '\(prefix)': \(p)") }
+                if let last = got.last {
+                    let missing = scored.filter { s in !got.contains { $0.word == s.word } && s.p > last.probability * (1 + 1e-6) }
+                    #expect(missing.isEmpty, "\(context) '\(prefix)': \(missing) beat \(got)")
+                }
+            }
+        }
+    }
+
     @Test("the session remembers how the user writes a word inside a sentence")
     func spellings() throws {
         let dir = try temporaryDirectory()
@@ -387,13 +454,18 @@ struct SessionPredictorTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = try buildStore(["sample.txt"], order: 3, in: dir, name: "s.sqlite", lowercase: true)
         let text = dir.appendingPathComponent("typed.txt").path
-        try "so I think so I think".write(toFile: text, atomically: true, encoding: .utf8)
+        try "and the Dog sat and the Dog sat".write(toFile: text, atomically: true, encoding: .utf8)
         var keys: [Int] = []
         _ = try Evaluation.ksr(store: path, files: [text], suggestions: 6, adapt: true, protocol: .presage(caseInsensitive: false)) { keys.append($1) }
-        // The first "I" inside the sentence is typed (2 keys: "i" is shown, not "I"); the second is taken at once.
-        #expect(keys[1] == 2 && keys[4] == 1, "\(keys)")
+        // The first "Dog" inside the sentence is typed (2 keys: "dog" is shown, not "Dog"); the second is taken at once.
+        #expect(keys[2] == 2 && keys[6] == 1, "\(keys)")
         keys = []
         _ = try Evaluation.ksr(store: path, files: [text], suggestions: 6, protocol: .presage(caseInsensitive: false)) { keys.append($1) }
-        #expect(keys[4] == 2, "without a session nothing is learned: \(keys)")
+        #expect(keys[6] == 2, "without a session nothing is learned: \(keys)")
+        // "I" is shown capitalized anywhere, session or not.
+        try "so I think so I think".write(toFile: text, atomically: true, encoding: .utf8)
+        keys = []
+        _ = try Evaluation.ksr(store: path, files: [text], suggestions: 6, protocol: .presage(caseInsensitive: false)) { keys.append($1) }
+        #expect(keys[1] == 1 && keys[4] == 1, "\(keys)")
     }
 }
