@@ -1,3 +1,5 @@
+import LexiforgeReader
+
 /// The hashed keys a word contributes to the features of itself and its neighbours: its form,
 /// its normalized lowercase (digits → 0), suffixes and prefixes of that, and its shape.
 struct WordKeys {
@@ -110,14 +112,9 @@ func fnv<S: Sequence>(_ bytes: S) -> UInt64 where S.Element == UInt8 {
     return h
 }
 
-/// SplitMix64's finalizer: a well-spread 64-bit key.
+/// A well-spread 64-bit key of `x`: the first output of SplitMix64 seeded with it.
 @inline(__always)
-func mix(_ x: UInt64) -> UInt64 {
-    var z = x &+ 0x9E37_79B9_7F4A_7C15
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-}
+func mix(_ x: UInt64) -> UInt64 { SplitMix64.finalize(x &+ 0x9E37_79B9_7F4A_7C15) }
 
 /// The feature templates: each feature is a template number and one or two hashed values.
 enum PerceptronFeatures {
@@ -134,23 +131,22 @@ enum PerceptronFeatures {
         let c = i + 2
         let word = w[c], before = w[c - 1], before2 = w[c - 2], after = w[c + 1], after2 = w[c + 2]
         let p1 = UInt64(bitPattern: Int64(prev)), p2 = UInt64(bitPattern: Int64(prev2))
-        // One value per template (the template is its position), then pairs of values.
-        let single: [UInt64] = [
-            0,  // bias
-            word.form, word.lower, word.suffix1, word.suffix2, word.suffix3, word.suffix4,
-            word.prefix1, word.prefix2, word.prefix3, word.shape,
-            before.lower, before.suffix3, before.shape, before2.lower,
-            after.lower, after.suffix3, after.shape, after2.lower,
-            p1, p2,
-        ]
-        for (t, value) in single.enumerated() { keys.append(key(UInt64(t + 1), value)) }
-        let pairs: [(UInt64, UInt64)] = [
-            (word.shape, i == 0 ? 1 : 0), (p1, p2), (p1, word.lower), (p1, word.shape), (p1, after.lower),
-            (word.lower, after.lower), (before.lower, word.lower),
-            (word.ambiguity, 0), (word.lowerAmbiguity, word.shape), (after.ambiguity, 0), (p1, after.ambiguity),
-            (after.lowerAmbiguity, after.shape), (word.titleCase, word.shape), (word.titleCase, word.lowerAmbiguity),
-        ]
-        for (t, (a, b)) in pairs.enumerated() { keys.append(key(UInt64(t + 100), a, b)) }
+        // One value per template (templates 1, 2, ... in this order), then pairs of values
+        // (templates 100, 101, ...); appended directly, no array per word.
+        var t: UInt64 = 0
+        func single(_ value: UInt64) { t += 1; keys.append(key(t, value)) }
+        single(0)  // bias
+        single(word.form); single(word.lower); single(word.suffix1); single(word.suffix2); single(word.suffix3)
+        single(word.suffix4); single(word.prefix1); single(word.prefix2); single(word.prefix3); single(word.shape)
+        single(before.lower); single(before.suffix3); single(before.shape); single(before2.lower)
+        single(after.lower); single(after.suffix3); single(after.shape); single(after2.lower)
+        single(p1); single(p2)
+        t = 99
+        func pair(_ a: UInt64, _ b: UInt64) { t += 1; keys.append(key(t, a, b)) }
+        pair(word.shape, i == 0 ? 1 : 0); pair(p1, p2); pair(p1, word.lower); pair(p1, word.shape); pair(p1, after.lower)
+        pair(word.lower, after.lower); pair(before.lower, word.lower)
+        pair(word.ambiguity, 0); pair(word.lowerAmbiguity, word.shape); pair(after.ambiguity, 0); pair(p1, after.ambiguity)
+        pair(after.lowerAmbiguity, after.shape); pair(word.titleCase, word.shape); pair(word.titleCase, word.lowerAmbiguity)
     }
 }
 

@@ -224,13 +224,14 @@ public final class PerceptronTrainer {
                                 }
                                 rows.append(row)
                             }
+                            func update(_ j: Int, by delta: Float) {
+                                totals[j] += Double(step - stamps[j]) * Double(weights[j])
+                                stamps[j] = step
+                                weights[j] += delta
+                            }
                             for row in rows {
-                                for (t, delta) in [(Int(gold[i]), Float(1)), (Int(guess), Float(-1))] {
-                                    let j = row * tagCount + t
-                                    totals[j] += Double(step - stamps[j]) * Double(weights[j])
-                                    stamps[j] = step
-                                    weights[j] += delta
-                                }
+                                update(row * tagCount + Int(gold[i]), by: 1)
+                                update(row * tagCount + Int(guess), by: -1)
                             }
                         }
                     }

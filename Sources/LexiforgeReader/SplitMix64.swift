@@ -8,7 +8,12 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     public init(seed: UInt64) { state = seed }
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
+        return Self.finalize(state)
+    }
+    /// SplitMix64's output function: a well-spread 64-bit value of `z` (also a good hash mixer).
+    @inlinable
+    public static func finalize(_ z: UInt64) -> UInt64 {
+        var z = z
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)

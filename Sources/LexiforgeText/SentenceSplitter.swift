@@ -137,9 +137,10 @@ public struct SentenceSplitter {
             if token.kind == .terminal { pendingBoundary = true }
             // A capital initial ("plan B. Then", "J. Watson") counts too: only an opener after it
             // ends the sentence, and a name after an initial is not one.
-            if token.kind == .word && token.end - token.start >= 2 && line[token.end - 1] == UInt8(ascii: ".")
-                && (token.end - token.start > 2 || (0x41...0x5A).contains(line[token.start]))
-                && !Tokenizer.titles.contains(Array(line[token.start..<(token.end - 1)])) {
+            let length = token.end - token.start
+            if token.kind == .word && length >= 2 && line[token.end - 1] == UInt8(ascii: ".")
+                && (length == 2 ? (0x41...0x5A).contains(line[token.start])
+                    : !Tokenizer.titles.contains(Array(line[token.start..<(token.end - 1)]))) {
                 pendingAbbreviation = true
             }
         }
