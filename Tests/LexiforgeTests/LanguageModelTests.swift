@@ -1,7 +1,7 @@
 import Foundation
 @testable import LexiforgeNgrams
 @testable import LexiforgePipeline
-import LexiforgeReader
+@testable import LexiforgeReader
 import LexiforgeStoreWriter
 import LexiforgeText
 import Testing
@@ -148,6 +148,17 @@ struct LanguageModelTests {
         #expect(completions.allSatisfy { $0.word.hasPrefix("th") })
         #expect(zip(completions, completions.dropFirst()).allSatisfy { $0.log10Probability >= $1.log10Probability })
         #expect(try predictor.nextWords(after: ["qwerty"], limit: 2) == predictor.startingWords(limit: 2))
+        // An unknown word after known ones: the unigram distribution (ARPA's back-off for <unk>),
+        // not the sentence openers.
+        let afterUnknown = try predictor.nextWords(after: ["I", "qwerty"], limit: 3)
+        let unigramBest = try (Int(StoreSchema.ReservedID.firstWord)..<predictor.words.count)
+            .filter { TrainedStore.isSuggestible(predictor.words[$0]) }
+            .map { (word: predictor.words[$0], p: try predictor.probability(of: predictor.words[$0], after: [])) }
+            .sorted { $0.p > $1.p || ($0.p == $1.p && predictor.id(of: $0.word)! < predictor.id(of: $1.word)!) }
+            .prefix(3)
+        #expect(afterUnknown.map(\.word) == unigramBest.map(\.word))
+        #expect(zip(afterUnknown, unigramBest).allSatisfy { abs($0.probability - $1.p) < 1e-9 && $0.order == 1 })
+        #expect(afterUnknown != (try predictor.startingWords(limit: 3)))
         #expect(try predictor.completions(of: "", after: ["I"], limit: 2) == predictor.nextWords(after: ["I"], limit: 2))
         #expect(try predictor.completions(of: "zzz", after: ["I"]).isEmpty)
         let p = try predictor.probability(of: "think", after: ["I"])
