@@ -24,14 +24,8 @@ public enum CompletionBenchmark {
         let lexicon = try store.lexicon()
         let words = lexicon.entries.filter { !$0.attributes.contains(.notAWord) && !$0.attributes.contains(.possiblyOffensive) && $0.frequency > 0 }.map(\.word)
         guard !words.isEmpty else { throw PipelineError("\(path): no completable words in the lexicon") }
-        var state = seed
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = SplitMix64(seed: seed)
+        func next() -> UInt64 { generator.next() }
         let prefixes: [String] = (0..<count).map { _ in
             let word = words[Int(next() % UInt64(words.count))]
             let length = 1 + Int(next() % UInt64(Swift.min(word.count, 8)))

@@ -245,6 +245,20 @@ extension StoreSchema {
         public static let boundaryState: Int64 = 0
         public static let boundaryName = "<s>"
 
+        /// The DDL of a (word, previous state, state) count table: `hmm_lexical` and `hmm_emission2`
+        /// hold different counts in the same shape.
+        static func stateContextCountTable(_ name: String) -> String {
+            """
+            CREATE TABLE \(name) (
+                word INTEGER NOT NULL REFERENCES word(id),
+                s1 INTEGER NOT NULL REFERENCES hmm_state(id),
+                s2 INTEGER NOT NULL REFERENCES hmm_state(id),
+                count INTEGER NOT NULL CHECK (count > 0),
+                PRIMARY KEY (word, s1, s2)
+            ) WITHOUT ROWID
+            """
+        }
+
         public static let creationStatements: [String] = [
             """
             CREATE TABLE hmm_state (
@@ -286,24 +300,8 @@ extension StoreSchema {
                 PRIMARY KEY (word, state)
             ) WITHOUT ROWID
             """,
-            """
-            CREATE TABLE hmm_lexical (
-                word INTEGER NOT NULL REFERENCES word(id),
-                s1 INTEGER NOT NULL REFERENCES hmm_state(id),
-                s2 INTEGER NOT NULL REFERENCES hmm_state(id),
-                count INTEGER NOT NULL CHECK (count > 0),
-                PRIMARY KEY (word, s1, s2)
-            ) WITHOUT ROWID
-            """,
-            """
-            CREATE TABLE hmm_emission2 (
-                word INTEGER NOT NULL REFERENCES word(id),
-                s1 INTEGER NOT NULL REFERENCES hmm_state(id),
-                s2 INTEGER NOT NULL REFERENCES hmm_state(id),
-                count INTEGER NOT NULL CHECK (count > 0),
-                PRIMARY KEY (word, s1, s2)
-            ) WITHOUT ROWID
-            """,
+            stateContextCountTable("hmm_lexical"),
+            stateContextCountTable("hmm_emission2"),
             """
             CREATE TABLE hmm_suffix (
                 class INTEGER NOT NULL,
