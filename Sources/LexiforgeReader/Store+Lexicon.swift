@@ -37,9 +37,10 @@ extension TrainedStore {
     ///
     /// Ranked by frequency, then id (list order). A prefix matching many words reads its stored top
     /// list (`lexiconPrefix`, one short range scan); any other prefix is at most
-    /// ``StoreSchema/lexiconPrefixThreshold`` rows found by range scans of `word_by_text` (lower,
-    /// Capitalized and UPPER spellings of the folded prefix) and `lexiconFolded`, then ranked by
-    /// their `lexiconFrequency` runs.
+    /// ``StoreSchema/lexiconPrefixThreshold`` words found by range scans of the `wordOrder` index
+    /// (lower, Capitalized and UPPER spellings of the folded prefix, read into
+    /// ``TrainedStore/vocabulary()`` on first use) and `lexiconFolded`, then ranked by their
+    /// `lexiconFrequency` runs.
     ///
     /// ```swift
     /// let store = try TrainedStore(path: "Artifacts/en_US-wordlist.sqlite")
@@ -50,6 +51,7 @@ extension TrainedStore {
     public func completions(of prefix: String, limit: Int = 3, allowOffensive: Bool = false) throws -> [Completion] {
         let key = LexiconKey.fold(prefix)
         do {
+            let vocabulary = try vocabulary()
             // No wrapping transaction (the store is read-only): one statement for a hot prefix.
             return try queue.inDatabase { db in
                 if limit <= StoreSchema.lexiconPrefixTop {
@@ -58,13 +60,13 @@ extension TrainedStore {
                     var stored = 0
                     while let row = try hot.next() {
                         stored += 1
-                        let completion = Self.completion(row)
+                        let completion = Self.completion(row, vocabulary)
                         if completion.possiblyOffensive && !allowOffensive { continue }
                         if result.count < limit { result.append(completion) }
                     }
                     if stored > 0 && (result.count == limit || stored < StoreSchema.lexiconPrefixTop) { return result }
                 }
-                return try scan(db, key: key, limit: limit, allowOffensive: allowOffensive)
+                return try scan(db, vocabulary, key: key, limit: limit, allowOffensive: allowOffensive)
             }
         } catch let error as DatabaseError where error.message?.contains("no such table") == true {
             throw LexiconError.noLexicon(path)
@@ -72,48 +74,54 @@ extension TrainedStore {
     }
 
     private static let hotSQL = """
-        SELECT p.wordId, w.text, \(StoreSchema.lexiconFrequencySQL(of: "p.wordId")), coalesce(d.attributes, 0)
-        FROM lexiconPrefix AS p JOIN word AS w ON w.id = p.wordId LEFT JOIN lexiconDetail AS d ON d.wordId = p.wordId
+        SELECT p.wordId, \(StoreSchema.lexiconFrequencySQL(of: "p.wordId")), coalesce(d.attributes, 0)
+        FROM lexiconPrefix AS p LEFT JOIN lexiconDetail AS d ON d.wordId = p.wordId
         WHERE p.prefix = ? ORDER BY p.rank
         """
 
-    private static func completion(_ row: Row) -> Completion {
-        let attributes = LexiconAttributes(rawValue: row[3])
-        return Completion(word: row[1], id: row[0], frequency: row[2],
+    /// One row of ``hotSQL`` or ``entrySQL``: id, frequency, attributes.
+    private static func completion(_ row: Row, _ vocabulary: StoreVocabulary) -> Completion {
+        let id: Int64 = row[0]
+        let attributes = LexiconAttributes(rawValue: row[2])
+        return Completion(word: vocabulary.texts[Int(id)], id: id, frequency: row[1],
                           possiblyOffensive: attributes.contains(.possiblyOffensive))
     }
 
-    private func scan(_ db: Database, key: String, limit: Int, allowOffensive: Bool) throws -> [Completion] {
+    private static let entrySQL = """
+        SELECT ?1, \(StoreSchema.lexiconFrequencySQL(of: "?1")), coalesce((SELECT attributes FROM lexiconDetail WHERE wordId = ?1), 0)
+        """
+
+    private func scan(_ db: Database, _ vocabulary: StoreVocabulary, key: String, limit: Int, allowOffensive: Bool) throws -> [Completion] {
         let blocked = LexiconAttributes.notAWord.rawValue | (allowOffensive ? 0 : LexiconAttributes.possiblyOffensive.rawValue)
-        // Candidates (word rows in the folded prefix's ranges), then frequency and attributes of those only.
-        var parts: [String] = []
-        var arguments: [DatabaseValueConvertible] = []
+        // Candidates: the words in the byte-order ranges of the folded prefix's spellings (the
+        // `wordOrder` index, read into the vocabulary) and its `lexiconFolded` range; then the
+        // frequency and attributes of those only.
+        var candidates = Set<Int64>()
         if key.isEmpty {
-            parts.append("SELECT id FROM word")
+            candidates = Set(vocabulary.texts.indices.map(Int64.init))
         } else {
             for spelling in LexiconKey.spellings(ofFolded: key) {
-                parts.append("SELECT id FROM word WHERE text >= ? AND text < ?")
-                arguments += [spelling, LexiconKey.upperBound(of: spelling)]
+                for position in vocabulary.prefixRange(spelling) { candidates.insert(Int64(vocabulary.alphabetical[position])) }
             }
-            parts.append("SELECT wordId FROM lexiconFolded WHERE key >= ? AND key < ?")
-            arguments += [key, LexiconKey.upperBound(of: key)]
+            candidates.formUnion(try Int64.fetchAll(db.cachedStatement(sql: "SELECT wordId FROM lexiconFolded WHERE key >= ? AND key < ?"),
+                                                    arguments: [key, LexiconKey.upperBound(of: key)]))
         }
-        let candidates = parts.joined(separator: "\nUNION\n")
-        let sql = """
-            SELECT * FROM (
-                SELECT c.id AS id, w.text, \(StoreSchema.lexiconFrequencySQL(of: "c.id")) AS f, coalesce(d.attributes, 0) AS a
-                FROM (\(candidates)) AS c JOIN word AS w ON w.id = c.id LEFT JOIN lexiconDetail AS d ON d.wordId = c.id
-            ) WHERE f > 0 AND a & \(blocked) = 0
-            ORDER BY f DESC, id LIMIT ?
-            """
-        arguments.append(limit)
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)).map(Self.completion)
+        let entry = try db.cachedStatement(sql: Self.entrySQL)
+        var found: [Completion] = []
+        for id in candidates.sorted() {
+            guard let row = try Row.fetchOne(entry, arguments: [id]), let frequency = row[1] as Int?, frequency > 0,
+                  (row[2] as Int) & blocked == 0 else { continue }
+            found.append(Self.completion(row, vocabulary))
+        }
+        found.sort { $0.frequency > $1.frequency || ($0.frequency == $1.frequency && $0.id < $1.id) }
+        return Array(found.prefix(max(limit, 0)))
     }
 
     /// The whole lexicon, entries in id order, with every field needed to write the list back.
     /// - Throws: ``LexiconError/noLexicon(_:)`` when the store has no lexicon.
     public func lexicon() throws -> Lexicon {
         guard hasLexicon else { throw LexiconError.noLexicon(path) }
+        let vocabulary = try vocabulary()
         return try queue.read { db in
             var lexicon = Lexicon()
             var list = -1
@@ -133,10 +141,8 @@ extension TrainedStore {
             for (r, run) in runs.enumerated() {
                 guard let frequency = run.frequency else { continue }
                 let end = r + 1 < runs.count ? runs[r + 1].first : Int64.max
-                let rows = try Row.fetchCursor(db, sql: "SELECT id, text FROM word WHERE id >= ? AND id < ? ORDER BY id", arguments: [run.first, end])
-                while let row = try rows.next() {
-                    let id: Int64 = row[0]
-                    var entry = LexiconEntry(word: row[1], frequency: frequency, originalFrequency: frequency, flags: "")
+                for id in run.first..<min(end, Int64(vocabulary.texts.count)) {
+                    var entry = LexiconEntry(word: vocabulary.texts[Int(id)], frequency: frequency, originalFrequency: frequency, flags: "")
                     if let detail = details[id] {
                         let attributes = LexiconAttributes(rawValue: detail[3])
                         entry.originalFrequency = attributes.contains(.noOriginalFrequency) ? nil : ((detail[1] as Int?) ?? frequency)
@@ -155,8 +161,9 @@ extension TrainedStore {
             for row in try Row.fetchAll(db, sql: "SELECT wordId, position, target, frequency, extra FROM lexiconShortcut") {
                 children[row[0], default: []].append((row[1], .shortcut(target: row[2], frequency: row[3], extra: row[4])))
             }
-            for row in try Row.fetchAll(db, sql: "SELECT b.wordId, b.position, w.text, b.frequency, b.extra FROM lexiconBigram AS b JOIN word AS w ON w.id = b.nextWordId") {
-                children[row[0], default: []].append((row[1], .bigram(next: row[2], frequency: row[3], extra: row[4])))
+            for row in try Row.fetchAll(db, sql: "SELECT wordId, position, nextWordId, frequency, extra FROM lexiconBigram") {
+                let next = vocabulary.texts[Int(row[2] as Int64)]
+                children[row[0], default: []].append((row[1], .bigram(next: next, frequency: row[3], extra: row[4])))
             }
             for row in try Row.fetchAll(db, sql: "SELECT wordId, position, line FROM lexiconChildLine") {
                 children[row[0], default: []].append((row[1], .other(line: row[2])))

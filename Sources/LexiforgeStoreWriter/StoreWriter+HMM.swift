@@ -17,10 +17,7 @@ extension StoreWriter {
             for sql in StoreSchema.creationStatements(order: 1) { try db.execute(sql: sql) }
             let metaInsert = try db.makeStatement(sql: "INSERT INTO meta(key, value) VALUES (?, ?)")
             for key in meta.keys.sorted() { try metaInsert.execute(arguments: [key, meta[key]!]) }
-            let wordInsert = try db.makeStatement(sql: "INSERT INTO word(id, text, count) VALUES (?, ?, ?)")
-            for (id, word) in tables.words.enumerated() {
-                try wordInsert.execute(arguments: [id, word, tables.wordCounts[id]])
-            }
+            try WordRows.insert(db, texts: tables.words, counts: tables.wordCounts)
             try insertHMM(tables, db: db)
         }
     }
