@@ -63,6 +63,7 @@ public final class TrainedStore: Sendable {
     /// Provenance: the `meta` table.
     public let meta: [String: String]
     let vocabularyCache = VocabularyCache()
+    let wordTextCache = WordTextCache()
 
     public init(path: String) throws {
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError.missing(path) }

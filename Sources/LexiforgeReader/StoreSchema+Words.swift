@@ -178,17 +178,7 @@ public enum WordRows {
         alphabetical.reserveCapacity(texts.count)
         let orders = try Row.fetchCursor(db, sql: "SELECT ids FROM wordOrder ORDER BY firstText")
         while let row = try orders.next() {
-            let blob: Data = row[0]
-            var value: UInt64 = 0, shift: UInt64 = 0
-            for byte in blob {
-                value |= UInt64(byte & 0x7F) << shift
-                if byte & 0x80 == 0 {
-                    alphabetical.append(Int32(truncatingIfNeeded: value))
-                    value = 0; shift = 0
-                } else {
-                    shift += 7
-                }
-            }
+            alphabetical += WordTextCache.decode(row[0]).map { Int32(truncatingIfNeeded: $0) }
         }
         guard alphabetical.count == texts.count else {
             throw DatabaseError(message: "wordOrder lists \(alphabetical.count) ids for \(texts.count) words")
@@ -197,5 +187,103 @@ public enum WordRows {
         index.reserveCapacity(texts.count)
         for (id, text) in texts.enumerated() where index[text] == nil { index[text] = Int32(id) }
         return StoreVocabulary(texts: texts, counts: counts, logprobs: logprobs, backoffs: backoffs, alphabetical: alphabetical, index: index)
+    }
+}
+
+/// Spellings read a block at a time from `wordBlock`, without loading the whole vocabulary: what
+/// lexicon completion uses, so a keyboard that only completes from the list keeps its memory to
+/// the blocks it touched. Blocks are kept as bytes (at most ``capacity`` of them: 4,096 blocks,
+/// 262,144 words, about 2.5 MB; then it starts over; en_US is 2,512 blocks, 1.6 MB) and a
+/// spelling is cut out of its block when asked for.
+final class WordTextCache: @unchecked Sendable {
+    let capacity: Int
+    private var blocks: [Int64: [UInt8]] = [:]
+    private let lock = NSLock()
+
+    init(capacity: Int = 4_096) { self.capacity = capacity }
+
+    /// The UTF-8 bytes of the spelling of `id` (nil: no such id).
+    func bytes(of id: Int64, _ db: Database) throws -> ArraySlice<UInt8>? {
+        let size = Int64(StoreSchema.wordBlockSize)
+        let block = id / size
+        var index = Int(id % size)
+        lock.lock()
+        let cached = blocks[block]
+        lock.unlock()
+        let bytes: [UInt8]
+        if let cached {
+            bytes = cached
+        } else {
+            let statement = try db.cachedStatement(sql: "SELECT words FROM wordBlock WHERE block = ?")
+            guard let text = try String.fetchOne(statement, arguments: [block]) else { return nil }
+            bytes = Array(text.utf8)
+            lock.lock()
+            if blocks.count >= capacity { blocks.removeAll(keepingCapacity: true) }
+            blocks[block] = bytes
+            lock.unlock()
+        }
+        var start = 0
+        while index > 0 {
+            guard let newline = bytes[start...].firstIndex(of: 0x0A) else { return nil }
+            start = newline + 1
+            index -= 1
+        }
+        let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.endIndex
+        return bytes[start..<end]
+    }
+
+    /// The spelling of `id` (nil: no such id).
+    func text(of id: Int64, _ db: Database) throws -> String? {
+        try bytes(of: id, db).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The ids of the words starting with `prefix` (byte order), by range scan of `wordOrder`:
+    /// the row whose first spelling is at most `prefix` (searched by bisection), then on through
+    /// the following rows while their words still start with it.
+    func ids(withPrefix prefix: String, _ db: Database) throws -> [Int64] {
+        let key = Array(prefix.utf8)
+        var result: [Int64] = []
+        let first = try Data.fetchOne(db.cachedStatement(sql: "SELECT ids FROM wordOrder WHERE firstText <= ? ORDER BY firstText DESC LIMIT 1"), arguments: [prefix])
+        /// Appends the row's ids from `from` on while they start with the prefix; false once past it.
+        func collect(_ ids: [Int64], from: Int) throws -> Bool {
+            for id in ids[from...] {
+                guard let bytes = try bytes(of: id, db) else { continue }
+                guard bytes.starts(with: key) else { return false }
+                result.append(id)
+            }
+            return true
+        }
+        if let first {
+            let ids = Self.decode(first)
+            var lo = 0, hi = ids.count   // first position whose spelling is not below the prefix
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if let bytes = try bytes(of: ids[mid], db), bytes.lexicographicallyPrecedes(key) { lo = mid + 1 } else { hi = mid }
+            }
+            guard try collect(ids, from: lo) else { return result }
+        }
+        let rest = try Row.fetchCursor(db.cachedStatement(sql: "SELECT firstText, ids FROM wordOrder WHERE firstText > ? ORDER BY firstText"), arguments: [prefix])
+        while let row = try rest.next() {
+            let firstText: String = row[0]
+            guard firstText.utf8.starts(with: key), try collect(Self.decode(row[1]), from: 0) else { break }
+        }
+        return result
+    }
+
+    /// The ids of a `wordOrder` row (unsigned LEB128).
+    static func decode(_ blob: Data) -> [Int64] {
+        var ids: [Int64] = []
+        ids.reserveCapacity(StoreSchema.wordBlockSize)
+        var value: UInt64 = 0, shift: UInt64 = 0
+        for byte in blob {
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 {
+                ids.append(Int64(value))
+                value = 0; shift = 0
+            } else {
+                shift += 7
+            }
+        }
+        return ids
     }
 }
