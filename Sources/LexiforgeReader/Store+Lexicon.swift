@@ -131,7 +131,7 @@ extension TrainedStore {
                 lexicon.headers[l].append(.init(key: row[1], value: row[2]))
             }
             var index: [Int64: Int] = [:]
-            // Runs of frequencies over ids, expanded against the word table; details where stored.
+            // Runs of frequencies over ids, expanded against the vocabulary; details where stored.
             let runs = try Row.fetchAll(db, sql: "SELECT firstId, frequency FROM lexiconFrequency ORDER BY firstId")
                 .map { (first: $0[0] as Int64, frequency: $0[1] as Int?) }
             var details: [Int64: Row] = [:]

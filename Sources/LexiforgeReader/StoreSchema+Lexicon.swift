@@ -1,6 +1,6 @@
 import Foundation
 
-/// The lexicon tables: a keyboard wordlist in the store, sharing the `word` table (one id per word
+/// The lexicon tables: a keyboard wordlist in the store, sharing the vocabulary, `word` (one id per word
 /// for the wordlist, the n-grams and every later stage).
 ///
 /// Present only in stores built from a wordlist (`lexiforge wordlist import`, or `train` with a

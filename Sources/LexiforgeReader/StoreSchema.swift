@@ -217,7 +217,7 @@ extension StoreSchema {
     /// The tables of a hidden Markov model (a part-of-speech tagger or K word classes).
     ///
     /// State 0 is the sentence boundary `<s>` (it also stands for `</s>` as a transition target);
-    /// real states are 1...K. Word ids are those of the `word` table. Probabilities are natural logs.
+    /// real states are 1...K. Word ids are those of the vocabulary (`word`). Probabilities are natural logs.
     /// - `hmm_state(id, name, count, logprob)`: tag names, training counts, unigram log P(t).
     /// - `hmm_initial(state, logprob)`: log P(t | <s>).
     /// - `hmm_transition(s1, s2, logprob)`: first order, log P(s2 | s1) (maximum likelihood).

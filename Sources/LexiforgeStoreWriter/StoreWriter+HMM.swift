@@ -4,7 +4,7 @@ import GRDBSQLite
 import LexiforgeReader
 
 extension StoreWriter {
-    /// Writes a hidden Markov store: `meta`, the `word` table (the model's vocabulary) and the
+    /// Writes a hidden Markov store: `meta`, the vocabulary (`word`: the model's words) and the
     /// `hmm_*` tables of ``StoreSchema/HMM``, atomically (see ``AtomicStoreFile``).
     ///
     /// In: ``HMMTables`` and provenance key/values. Out: a complete store at the file's path;
