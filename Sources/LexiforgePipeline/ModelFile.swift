@@ -241,7 +241,7 @@ public struct ModelFile: Sendable, Equatable {
 ///
 /// In: a model file and the manifest beside it (corpora provisioned into `data/` by
 /// `make corpora`). Out: the store: the wordlists' lexicon, the hidden Markov tables, the n-gram
-/// counts and language model, then the swipe features, all over one `word` table.
+/// counts and language model, then the swipe features, all over one vocabulary (`word`).
 public enum Train {
     public static func run(modelPath: String, output: String, strict: Bool, progress: StageProgress) throws -> NgramBuildReport {
         let model = try ModelFile(path: modelPath)

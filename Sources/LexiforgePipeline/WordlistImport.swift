@@ -37,7 +37,7 @@ public struct WordlistImportReport: Sendable {
 /// Wordlists in, a store with their lexicon out: read (streaming, every problem collected) →
 /// assign ids → write.
 ///
-/// In: ``WordlistImportConfig``. Out: the store, whose `word` table lists the reserved tokens and
+/// In: ``WordlistImportConfig``. Out: the store, whose vocabulary (`word`) lists the reserved tokens and
 /// then every entry in list order (so ids are list order, which is export order), with count 0 (no
 /// corpus), plus any bigram target outside the list; and a report. Nothing is written when any
 /// input has an error, or any warning under `strict`.

@@ -3,7 +3,7 @@
 ///
 /// State 0 is the sentence boundary `<s>` (``StoreSchema/HMM/boundaryState``); real states are
 /// 1...K. Word ids index ``words``: 0 `<unk>`, 1 `<s>`, 2 `</s>`, then the training words by
-/// descending count, as in every store's `word` table. All probabilities are natural logarithms.
+/// descending count, as in every store's vocabulary (`word`). All probabilities are natural logarithms.
 public struct HMMTables: Sendable, Equatable {
     /// First-order transition: log P(s2 | s1).
     public struct Transition: Sendable, Equatable {
@@ -202,7 +202,7 @@ public enum WordShape: UInt8, Sendable, CaseIterable, Comparable {
 extension HMMTables {
     /// The same tables over another vocabulary: word `i` of ``words`` becomes word `newID[i]` of
     /// `vocabulary` (whose counts replace ``wordCounts``). `lexiforge train` uses it to put a
-    /// tagger's tables beside n-grams, in the store's one `word` table.
+    /// tagger's tables beside n-grams, in the store's one vocabulary (`word`).
     /// - Precondition: `newID` has one id per word, each an index of `vocabulary` holding the same text.
     public func remapped(to vocabulary: [String], counts: [Int64], newID: [Int32]) -> HMMTables {
         precondition(newID.count == words.count && vocabulary.count == counts.count, "one new id per word, one count per new word")

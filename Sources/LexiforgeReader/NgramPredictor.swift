@@ -68,18 +68,10 @@ public final class NgramPredictor: Sendable {
             try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name = ?",
                              arguments: [store.order >= 2 ? StoreSchema.topTable(order: 2) : ""]) == 1
         }
-        try store.queue.inDatabase { db in
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, text, logprob, backoff FROM word ORDER BY id")
-            while let row = try rows.next() {
-                let id: Int = row[0]
-                guard id == words.count else {
-                    throw StoreError.notAStore(store.path, "word ids are not dense (id \(id) at position \(words.count))")
-                }
-                words.append(row[1])
-                lp.append(Int32(row[2] as Int64))
-                bo.append(Int32(row[3] as Int64))
-            }
-        }
+        let vocabulary = try store.vocabulary()
+        words = vocabulary.texts
+        lp = vocabulary.logprobs
+        bo = vocabulary.backoffs
         self.words = words
         unigramLogProb = lp
         unigramBackoff = bo

@@ -14,11 +14,10 @@ extension TrainedStore {
 
     /// The words in id order: text and row (`logprob` and `backoff` 0 in a counts-only store).
     public func forEachWord(_ body: (String, StoredRow) throws -> Void) throws {
-        try queue.inDatabase { db in
-            let rows = try GRDB.Row.fetchCursor(db, sql: "SELECT id, text, count, \(hasLanguageModel ? "logprob, backoff" : "0, 0") FROM word ORDER BY id")
-            while let row = try rows.next() {
-                try body(row[1], StoredRow(ids: [row[0]], count: row[2], logprob: row[3], backoff: row[4]))
-            }
+        let vocabulary = try vocabulary()
+        for (id, text) in vocabulary.texts.enumerated() {
+            try body(text, StoredRow(ids: [Int64(id)], count: vocabulary.counts[id],
+                                     logprob: Int64(vocabulary.logprobs[id]), backoff: Int64(vocabulary.backoffs[id])))
         }
     }
 

@@ -51,11 +51,8 @@ extension TrainedStore {
             let transitions2 = try Row.fetchAll(db, sql: "SELECT s1, s2, s3, logprob FROM hmm_transition2").map {
                 HMMTables.Transition2($0[0], $0[1], $0[2], $0[3])
             }
-            var words: [String] = [], wordCounts: [Int64] = []
-            for row in try Row.fetchAll(db, sql: "SELECT id, text, count FROM word ORDER BY id") {
-                guard (row[0] as Int) == words.count else { throw StoreError.notAStore(path, "word ids are not dense") }
-                words.append(row[1]); wordCounts.append(row[2])
-            }
+            let vocabulary = try WordRows.read(db)
+            let words = vocabulary.texts, wordCounts = vocabulary.counts
             var emissions: [HMMTables.Emission] = []
             let cursor = try Row.fetchCursor(db, sql: "SELECT word, state, logprob FROM hmm_emission")
             while let row = try cursor.next() { emissions.append(.init(word: row[0], state: row[1], logprob: row[2])) }
@@ -87,14 +84,15 @@ extension TrainedStore {
     /// Every state (but `<s>`) with its top words and most likely next states (for `inspect`).
     public func hmmSummary(words: Int = 6, next: Int = 3) throws -> [HMMStateSummary] {
         guard hasHMM else { return [] }
+        let vocabulary = try vocabulary()
         return try queue.read { db in
             let rows = try Row.fetchAll(db, sql: "SELECT id, name, count FROM hmm_state WHERE id > 0 ORDER BY count DESC, id")
             return try rows.map { row in
                 let id: Int = row[0]
                 let top = try Row.fetchAll(db, sql: """
-                    SELECT w.text, e.logprob FROM hmm_emission AS e JOIN word AS w ON w.id = e.word
+                    SELECT e.word, e.logprob FROM hmm_emission AS e
                     WHERE e.state = ? ORDER BY e.logprob DESC, e.word LIMIT ?
-                    """, arguments: [id, words]).map { (word: $0[0] as String, logprob: $0[1] as Double) }
+                    """, arguments: [id, words]).map { (word: vocabulary.texts[Int($0[0] as Int64)], logprob: $0[1] as Double) }
                 let following = try Row.fetchAll(db, sql: """
                     SELECT s.name, t.logprob FROM hmm_transition AS t JOIN hmm_state AS s ON s.id = t.s2
                     WHERE t.s1 = ? ORDER BY t.logprob DESC, t.s2 LIMIT ?

@@ -37,9 +37,11 @@ extension TrainedStore {
     ///
     /// Ranked by frequency, then id (list order). A prefix matching many words reads its stored top
     /// list (`lexiconPrefix`, one short range scan); any other prefix is at most
-    /// ``StoreSchema/lexiconPrefixThreshold`` rows found by range scans of `word_by_text` (lower,
-    /// Capitalized and UPPER spellings of the folded prefix) and `lexiconFolded`, then ranked by
-    /// their `lexiconFrequency` runs.
+    /// ``StoreSchema/lexiconPrefixThreshold`` words found by range scans of the `wordOrder` index
+    /// (lower, Capitalized and UPPER spellings of the folded prefix) and `lexiconFolded`, then
+    /// ranked by their `lexiconFrequency` runs. Spellings are read a `wordBlock` at a time and the
+    /// blocks kept as bytes, so completion never builds the whole vocabulary (1.6 MB of blocks for
+    /// en_US instead of about 12 MB of strings and tables).
     ///
     /// ```swift
     /// let store = try TrainedStore(path: "Artifacts/en_US-wordlist.sqlite")
@@ -50,6 +52,7 @@ extension TrainedStore {
     public func completions(of prefix: String, limit: Int = 3, allowOffensive: Bool = false) throws -> [Completion] {
         let key = LexiconKey.fold(prefix)
         do {
+            let words = wordTextCache
             // No wrapping transaction (the store is read-only): one statement for a hot prefix.
             return try queue.inDatabase { db in
                 if limit <= StoreSchema.lexiconPrefixTop {
@@ -58,13 +61,13 @@ extension TrainedStore {
                     var stored = 0
                     while let row = try hot.next() {
                         stored += 1
-                        let completion = Self.completion(row)
+                        let completion = try Self.completion(row, words, db)
                         if completion.possiblyOffensive && !allowOffensive { continue }
                         if result.count < limit { result.append(completion) }
                     }
                     if stored > 0 && (result.count == limit || stored < StoreSchema.lexiconPrefixTop) { return result }
                 }
-                return try scan(db, key: key, limit: limit, allowOffensive: allowOffensive)
+                return try scan(db, words, key: key, limit: limit, allowOffensive: allowOffensive)
             }
         } catch let error as DatabaseError where error.message?.contains("no such table") == true {
             throw LexiconError.noLexicon(path)
@@ -72,48 +75,53 @@ extension TrainedStore {
     }
 
     private static let hotSQL = """
-        SELECT p.wordId, w.text, \(StoreSchema.lexiconFrequencySQL(of: "p.wordId")), coalesce(d.attributes, 0)
-        FROM lexiconPrefix AS p JOIN word AS w ON w.id = p.wordId LEFT JOIN lexiconDetail AS d ON d.wordId = p.wordId
+        SELECT p.wordId, \(StoreSchema.lexiconFrequencySQL(of: "p.wordId")), coalesce(d.attributes, 0)
+        FROM lexiconPrefix AS p LEFT JOIN lexiconDetail AS d ON d.wordId = p.wordId
         WHERE p.prefix = ? ORDER BY p.rank
         """
 
-    private static func completion(_ row: Row) -> Completion {
-        let attributes = LexiconAttributes(rawValue: row[3])
-        return Completion(word: row[1], id: row[0], frequency: row[2],
+    /// One row of ``hotSQL`` or ``entrySQL``: id, frequency, attributes.
+    private static func completion(_ row: Row, _ words: WordTextCache, _ db: Database) throws -> Completion {
+        let id: Int64 = row[0]
+        let attributes = LexiconAttributes(rawValue: row[2])
+        return Completion(word: try words.text(of: id, db) ?? "", id: id, frequency: row[1],
                           possiblyOffensive: attributes.contains(.possiblyOffensive))
     }
 
-    private func scan(_ db: Database, key: String, limit: Int, allowOffensive: Bool) throws -> [Completion] {
+    private static let entrySQL = """
+        SELECT ?1, \(StoreSchema.lexiconFrequencySQL(of: "?1")), coalesce((SELECT attributes FROM lexiconDetail WHERE wordId = ?1), 0)
+        """
+
+    private func scan(_ db: Database, _ words: WordTextCache, key: String, limit: Int, allowOffensive: Bool) throws -> [Completion] {
         let blocked = LexiconAttributes.notAWord.rawValue | (allowOffensive ? 0 : LexiconAttributes.possiblyOffensive.rawValue)
-        // Candidates (word rows in the folded prefix's ranges), then frequency and attributes of those only.
-        var parts: [String] = []
-        var arguments: [DatabaseValueConvertible] = []
+        // Candidates: the words in the `wordOrder` ranges of the folded prefix's spellings and in
+        // its `lexiconFolded` range; then the frequency and attributes of those only.
+        var candidates = Set<Int64>()
         if key.isEmpty {
-            parts.append("SELECT id FROM word")
+            let count = try Int64.fetchOne(db, sql: "SELECT coalesce(max(firstId), -1) + 1 FROM lexiconFrequency") ?? 0
+            candidates = Set(0..<Swift.max(count, try Int64.fetchOne(db, sql: "SELECT count(*) * \(StoreSchema.wordBlockSize) FROM wordBlock") ?? 0))
         } else {
-            for spelling in LexiconKey.spellings(ofFolded: key) {
-                parts.append("SELECT id FROM word WHERE text >= ? AND text < ?")
-                arguments += [spelling, LexiconKey.upperBound(of: spelling)]
-            }
-            parts.append("SELECT wordId FROM lexiconFolded WHERE key >= ? AND key < ?")
-            arguments += [key, LexiconKey.upperBound(of: key)]
+            for spelling in LexiconKey.spellings(ofFolded: key) { candidates.formUnion(try words.ids(withPrefix: spelling, db)) }
+            candidates.formUnion(try Int64.fetchAll(db.cachedStatement(sql: "SELECT wordId FROM lexiconFolded WHERE key >= ? AND key < ?"),
+                                                    arguments: [key, LexiconKey.upperBound(of: key)]))
         }
-        let candidates = parts.joined(separator: "\nUNION\n")
-        let sql = """
-            SELECT * FROM (
-                SELECT c.id AS id, w.text, \(StoreSchema.lexiconFrequencySQL(of: "c.id")) AS f, coalesce(d.attributes, 0) AS a
-                FROM (\(candidates)) AS c JOIN word AS w ON w.id = c.id LEFT JOIN lexiconDetail AS d ON d.wordId = c.id
-            ) WHERE f > 0 AND a & \(blocked) = 0
-            ORDER BY f DESC, id LIMIT ?
-            """
-        arguments.append(limit)
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)).map(Self.completion)
+        let entry = try db.cachedStatement(sql: Self.entrySQL)
+        var found: [Completion] = []
+        for id in candidates.sorted() {
+            guard let row = try Row.fetchOne(entry, arguments: [id]), let frequency = row[1] as Int?, frequency > 0,
+                  (row[2] as Int) & blocked == 0 else { continue }
+            guard try words.text(of: id, db) != nil else { continue }
+            found.append(try Self.completion(row, words, db))
+        }
+        found.sort { $0.frequency > $1.frequency || ($0.frequency == $1.frequency && $0.id < $1.id) }
+        return Array(found.prefix(max(limit, 0)))
     }
 
     /// The whole lexicon, entries in id order, with every field needed to write the list back.
     /// - Throws: ``LexiconError/noLexicon(_:)`` when the store has no lexicon.
     public func lexicon() throws -> Lexicon {
         guard hasLexicon else { throw LexiconError.noLexicon(path) }
+        let vocabulary = try vocabulary()
         return try queue.read { db in
             var lexicon = Lexicon()
             var list = -1
@@ -123,7 +131,7 @@ extension TrainedStore {
                 lexicon.headers[l].append(.init(key: row[1], value: row[2]))
             }
             var index: [Int64: Int] = [:]
-            // Runs of frequencies over ids, expanded against the word table; details where stored.
+            // Runs of frequencies over ids, expanded against the vocabulary; details where stored.
             let runs = try Row.fetchAll(db, sql: "SELECT firstId, frequency FROM lexiconFrequency ORDER BY firstId")
                 .map { (first: $0[0] as Int64, frequency: $0[1] as Int?) }
             var details: [Int64: Row] = [:]
@@ -133,10 +141,8 @@ extension TrainedStore {
             for (r, run) in runs.enumerated() {
                 guard let frequency = run.frequency else { continue }
                 let end = r + 1 < runs.count ? runs[r + 1].first : Int64.max
-                let rows = try Row.fetchCursor(db, sql: "SELECT id, text FROM word WHERE id >= ? AND id < ? ORDER BY id", arguments: [run.first, end])
-                while let row = try rows.next() {
-                    let id: Int64 = row[0]
-                    var entry = LexiconEntry(word: row[1], frequency: frequency, originalFrequency: frequency, flags: "")
+                for id in run.first..<min(end, Int64(vocabulary.texts.count)) {
+                    var entry = LexiconEntry(word: vocabulary.texts[Int(id)], frequency: frequency, originalFrequency: frequency, flags: "")
                     if let detail = details[id] {
                         let attributes = LexiconAttributes(rawValue: detail[3])
                         entry.originalFrequency = attributes.contains(.noOriginalFrequency) ? nil : ((detail[1] as Int?) ?? frequency)
@@ -155,8 +161,9 @@ extension TrainedStore {
             for row in try Row.fetchAll(db, sql: "SELECT wordId, position, target, frequency, extra FROM lexiconShortcut") {
                 children[row[0], default: []].append((row[1], .shortcut(target: row[2], frequency: row[3], extra: row[4])))
             }
-            for row in try Row.fetchAll(db, sql: "SELECT b.wordId, b.position, w.text, b.frequency, b.extra FROM lexiconBigram AS b JOIN word AS w ON w.id = b.nextWordId") {
-                children[row[0], default: []].append((row[1], .bigram(next: row[2], frequency: row[3], extra: row[4])))
+            for row in try Row.fetchAll(db, sql: "SELECT wordId, position, nextWordId, frequency, extra FROM lexiconBigram") {
+                let next = vocabulary.texts[Int(row[2] as Int64)]
+                children[row[0], default: []].append((row[1], .bigram(next: next, frequency: row[3], extra: row[4])))
             }
             for row in try Row.fetchAll(db, sql: "SELECT wordId, position, line FROM lexiconChildLine") {
                 children[row[0], default: []].append((row[1], .other(line: row[2])))

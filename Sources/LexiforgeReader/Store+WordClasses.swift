@@ -12,13 +12,16 @@ extension TrainedStore {
     /// - Throws: ``StoreError/notAStore`` when the store has no word classes.
     public func words(withLemma lemma: String, limit: Int = 100) throws -> [String] {
         try requireWordClasses()
-        return try queue.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT w.text FROM word_class AS c JOIN word AS w ON w.id = c.word
-                WHERE c.lemma = ?1 OR (w.text = ?1 AND c.lemma IS NULL)
-                ORDER BY w.count DESC, w.id LIMIT ?2
-                """, arguments: [lemma, limit])
+        let vocabulary = try vocabulary()
+        let ids = try queue.read { db in
+            var ids = try Int64.fetchAll(db, sql: "SELECT word FROM word_class WHERE lemma = ?", arguments: [lemma])
+            if let own = vocabulary.id(of: lemma),
+               try Bool.fetchOne(db, sql: "SELECT lemma IS NULL FROM word_class WHERE word = ?", arguments: [own]) == true {
+                ids.append(own)
+            }
+            return ids
         }
+        return Self.mostFrequent(ids, vocabulary, limit: limit)
     }
 
     /// The words of a script class (a name of ``StoreSchema/scriptNames``: "han", "kanji_kana",
@@ -28,12 +31,15 @@ extension TrainedStore {
         guard let code = StoreSchema.scriptNames.firstIndex(of: name) else {
             throw StoreError.notAStore(path, "no script class '\(name)'; use one of \(StoreSchema.scriptNames.joined(separator: ", "))")
         }
-        return try queue.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT w.text FROM word_class AS c JOIN word AS w ON w.id = c.word
-                WHERE c.script = ? ORDER BY w.count DESC, w.id LIMIT ?
-                """, arguments: [code, limit])
-        }
+        let vocabulary = try vocabulary()
+        let ids = try queue.read { db in try Int64.fetchAll(db, sql: "SELECT word FROM word_class WHERE script = ?", arguments: [code]) }
+        return Self.mostFrequent(ids, vocabulary, limit: limit)
+    }
+
+    /// The spellings of `ids`, most frequent first (ties by id), at most `limit`.
+    private static func mostFrequent(_ ids: [Int64], _ vocabulary: StoreVocabulary, limit: Int) -> [String] {
+        ids.sorted { (vocabulary.counts[Int($0)], $1) > (vocabulary.counts[Int($1)], $0) }
+            .prefix(max(limit, 0)).map { vocabulary.texts[Int($0)] }
     }
 
     private func requireWordClasses() throws {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The lexicon tables: a keyboard wordlist in the store, sharing the `word` table (one id per word
+/// The lexicon tables: a keyboard wordlist in the store, sharing the vocabulary, `word` (one id per word
 /// for the wordlist, the n-grams and every later stage).
 ///
 /// Present only in stores built from a wordlist (`lexiforge wordlist import`, or `train` with a
@@ -28,7 +28,7 @@ import Foundation
 /// - `lexiconHeader(list, position, key, value)`: the header attributes of each imported list.
 /// - `lexiconFolded(key, wordId)`: the folded key (``LexiconKey/fold(_:)``) of every word whose
 ///   spelling is not its folded key in lower, Capitalized or UPPER case (PlayStation, McDonald,
-///   café: 1,891 of en_US). Every other word is found through `word_by_text` with those three
+///   café: 1,891 of en_US). Every other word is found through the `wordOrder` index with those three
 ///   spellings of the folded prefix, so prefix lookups are range scans without a second copy of
 ///   160,000 words.
 /// - `lexiconPrefix(prefix, rank, wordId)`: the top ``lexiconPrefixTop`` completions of every folded
@@ -75,13 +75,13 @@ extension StoreSchema {
         [
             """
             CREATE TABLE lexiconFrequency (
-                firstId INTEGER PRIMARY KEY REFERENCES word(id),
+                firstId INTEGER PRIMARY KEY,
                 frequency INTEGER CHECK (frequency BETWEEN 0 AND 255)
             )
             """,
             """
             CREATE TABLE lexiconDetail (
-                wordId INTEGER PRIMARY KEY REFERENCES word(id),
+                wordId INTEGER PRIMARY KEY,
                 originalFrequency INTEGER CHECK (originalFrequency >= 0),
                 flags TEXT,
                 attributes INTEGER NOT NULL DEFAULT 0 CHECK (attributes >= 0)
@@ -89,7 +89,7 @@ extension StoreSchema {
             """,
             """
             CREATE TABLE lexiconKey (
-                wordId INTEGER NOT NULL REFERENCES word(id),
+                wordId INTEGER NOT NULL,
                 position INTEGER NOT NULL CHECK (position >= 1),
                 key TEXT NOT NULL,
                 value TEXT NOT NULL,
@@ -98,7 +98,7 @@ extension StoreSchema {
             """,
             """
             CREATE TABLE lexiconShortcut (
-                wordId INTEGER NOT NULL REFERENCES word(id),
+                wordId INTEGER NOT NULL,
                 position INTEGER NOT NULL,
                 target TEXT NOT NULL,
                 frequency INTEGER CHECK (frequency >= 0),
@@ -108,9 +108,9 @@ extension StoreSchema {
             """,
             """
             CREATE TABLE lexiconBigram (
-                wordId INTEGER NOT NULL REFERENCES word(id),
+                wordId INTEGER NOT NULL,
                 position INTEGER NOT NULL,
-                nextWordId INTEGER NOT NULL REFERENCES word(id),
+                nextWordId INTEGER NOT NULL,
                 frequency INTEGER NOT NULL CHECK (frequency BETWEEN 0 AND 255),
                 extra TEXT,
                 PRIMARY KEY (wordId, position)
@@ -118,7 +118,7 @@ extension StoreSchema {
             """,
             """
             CREATE TABLE lexiconChildLine (
-                wordId INTEGER NOT NULL REFERENCES word(id),
+                wordId INTEGER NOT NULL,
                 position INTEGER NOT NULL,
                 line TEXT NOT NULL,
                 PRIMARY KEY (wordId, position)
@@ -136,7 +136,7 @@ extension StoreSchema {
             """
             CREATE TABLE lexiconFolded (
                 key TEXT NOT NULL,
-                wordId INTEGER NOT NULL REFERENCES word(id),
+                wordId INTEGER NOT NULL,
                 PRIMARY KEY (key, wordId)
             ) WITHOUT ROWID
             """,
@@ -144,7 +144,7 @@ extension StoreSchema {
             CREATE TABLE lexiconPrefix (
                 prefix TEXT NOT NULL,
                 rank INTEGER NOT NULL CHECK (rank >= 0),
-                wordId INTEGER NOT NULL REFERENCES word(id),
+                wordId INTEGER NOT NULL,
                 PRIMARY KEY (prefix, rank)
             ) WITHOUT ROWID
             """,
@@ -172,6 +172,7 @@ extension StoreSchema {
 
                 LEFT JOIN word_class AS c ON c.word = w.id LEFT JOIN script_name AS n ON n.id = c.script
                 """ : "")
+                ORDER BY w.id
             """,
         ]
     }
@@ -196,7 +197,7 @@ public enum LexiconKey {
         return String(out)
     }
 
-    /// The spellings of a folded key (or prefix) that `word_by_text` is searched with: as is,
+    /// The spellings of a folded key (or prefix) that the `wordOrder` index is searched with: as is,
     /// Capitalized and UPPER case. A word whose spelling is none of these for its own folded key
     /// is listed in `lexiconFolded` (see ``needsFoldedRow(word:folded:)``).
     public static func spellings(ofFolded key: String) -> [String] {

@@ -6,9 +6,11 @@
 ///
 /// Layout (version 2):
 /// - `meta(key, value)`: provenance; see ``StoreSchema/MetaKey``.
-/// - `word(id, text, count)`: the vocabulary. Ids are dense integers: 0 `<unk>`, 1 `<s>`,
-///   2 `</s>`, then every word by descending count (ties by byte order), so frequent words
-///   get the shortest varints. `count` is the unigram count (for `<s>`: the sentence count).
+/// - `word(id, text, count)`: the vocabulary, a view over the packed tables `wordBlock`,
+///   `wordOrder` and `wordCount` (version 5; see ``wordCreationStatements(languageModel:)``).
+///   Ids are dense integers: 0 `<unk>`, 1 `<s>`, 2 `</s>`, then every word by descending count
+///   (ties by byte order), so frequent words get the shortest varints. `count` is the unigram
+///   count (for `<s>`: the sentence count).
 /// - `word_class(word, lemma, script)`, only in stores built with word classes
 ///   (`lexiforge ngrams --word-classes`; small keyboard stores keep their size budget without):
 ///   one row per word id. `lemma` is the word's tag-free lemma, NULL when it is the word itself
@@ -42,11 +44,14 @@
 ///   details (``lexiconCreationStatements()``).
 /// - Version 4: a lexicon word's lemma and script class live in `word_class` only (version 3 also
 ///   had two always-empty columns for them in `lexiconDetail`).
+/// - Version 5: the vocabulary is packed 64 words to a row (`wordBlock`, `wordOrder`,
+///   `wordCount`) behind the `word` view; versions up to 4 had a `word` table with one row and
+///   one `word_by_text` index entry per word (5.8 of en_US's 6.3 MB).
 /// - Stores may also hold the swipe tables (`swipeLayout`, `swipeFeature`, see
 ///   ``swipeCreationStatements()``), added by `lexiforge swipe features` or `swipe_layouts` in a model.
 public enum StoreSchema {
     /// Bumped whenever a table, column, index or view changes meaning or shape.
-    public static let version = 4
+    public static let version = 5
 
     /// Names of the `word.script` codes (index = code), as LexiforgeText's `ScriptClass` defines them.
     public static let scriptNames = [
@@ -155,14 +160,7 @@ public enum StoreSchema {
                 value TEXT NOT NULL
             ) WITHOUT ROWID
             """,
-            """
-            CREATE TABLE word (
-                id INTEGER PRIMARY KEY,
-                text TEXT NOT NULL,
-                count INTEGER NOT NULL CHECK (count >= 0)\(lm ? ",\n    logprob INTEGER NOT NULL,\n    backoff INTEGER NOT NULL DEFAULT 0" : "")
-            )
-            """,
-            "CREATE UNIQUE INDEX word_by_text ON word(text)",
+        ] + wordCreationStatements(languageModel: lm) + [
             """
             CREATE VIEW unigram_view AS
                 SELECT text AS word, count\(lm ? ", logprob / \(logScale) AS log10prob, backoff / \(logScale) AS log10backoff" : "") FROM word
@@ -172,7 +170,7 @@ public enum StoreSchema {
             sql += [
                 """
                 CREATE TABLE word_class (
-                    word INTEGER PRIMARY KEY REFERENCES word(id),
+                    word INTEGER PRIMARY KEY,
                     lemma TEXT,
                     script INTEGER NOT NULL CHECK (script BETWEEN 0 AND \(scriptNames.count - 1))
                 )
@@ -219,7 +217,7 @@ extension StoreSchema {
     /// The tables of a hidden Markov model (a part-of-speech tagger or K word classes).
     ///
     /// State 0 is the sentence boundary `<s>` (it also stands for `</s>` as a transition target);
-    /// real states are 1...K. Word ids are those of the `word` table. Probabilities are natural logs.
+    /// real states are 1...K. Word ids are those of the vocabulary (`word`). Probabilities are natural logs.
     /// - `hmm_state(id, name, count, logprob)`: tag names, training counts, unigram log P(t).
     /// - `hmm_initial(state, logprob)`: log P(t | <s>).
     /// - `hmm_transition(s1, s2, logprob)`: first order, log P(s2 | s1) (maximum likelihood).
@@ -250,7 +248,7 @@ extension StoreSchema {
         static func stateContextCountTable(_ name: String) -> String {
             """
             CREATE TABLE \(name) (
-                word INTEGER NOT NULL REFERENCES word(id),
+                word INTEGER NOT NULL,
                 s1 INTEGER NOT NULL REFERENCES hmm_state(id),
                 s2 INTEGER NOT NULL REFERENCES hmm_state(id),
                 count INTEGER NOT NULL CHECK (count > 0),
@@ -294,7 +292,7 @@ extension StoreSchema {
             """,
             """
             CREATE TABLE hmm_emission (
-                word INTEGER NOT NULL REFERENCES word(id),
+                word INTEGER NOT NULL,
                 state INTEGER NOT NULL REFERENCES hmm_state(id),
                 logprob REAL NOT NULL CHECK (logprob <= 0),
                 PRIMARY KEY (word, state)

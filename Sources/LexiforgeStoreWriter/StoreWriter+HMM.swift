@@ -4,7 +4,7 @@ import GRDBSQLite
 import LexiforgeReader
 
 extension StoreWriter {
-    /// Writes a hidden Markov store: `meta`, the `word` table (the model's vocabulary) and the
+    /// Writes a hidden Markov store: `meta`, the vocabulary (`word`: the model's words) and the
     /// `hmm_*` tables of ``StoreSchema/HMM``, atomically (see ``AtomicStoreFile``).
     ///
     /// In: ``HMMTables`` and provenance key/values. Out: a complete store at the file's path;
@@ -17,10 +17,7 @@ extension StoreWriter {
             for sql in StoreSchema.creationStatements(order: 1) { try db.execute(sql: sql) }
             let metaInsert = try db.makeStatement(sql: "INSERT INTO meta(key, value) VALUES (?, ?)")
             for key in meta.keys.sorted() { try metaInsert.execute(arguments: [key, meta[key]!]) }
-            let wordInsert = try db.makeStatement(sql: "INSERT INTO word(id, text, count) VALUES (?, ?, ?)")
-            for (id, word) in tables.words.enumerated() {
-                try wordInsert.execute(arguments: [id, word, tables.wordCounts[id]])
-            }
+            try WordRows.insert(db, texts: tables.words, counts: tables.wordCounts)
             try insertHMM(tables, db: db)
         }
     }

@@ -164,20 +164,13 @@ public enum StoreWriter {
             }
             let metaInsert = try db.makeStatement(sql: "INSERT INTO meta(key, value) VALUES (?, ?)")
             for key in meta.keys.sorted() { try metaInsert.execute(arguments: [key, meta[key]!]) }
+            let wordCounts = counts.unigramCounts.map { Int64($0) }
             if let model {
-                let wordInsert = try db.makeStatement(sql: "INSERT INTO word(id, text, count, logprob, backoff) VALUES (?, ?, ?, ?, ?)")
-                for (id, word) in counts.words.enumerated() {
-                    try wordInsert.execute(arguments: [
-                        id, word, Int64(counts.unigramCounts[id]),
-                        quantized(model.unigramLogProb[id]), quantized(model.unigramLogBackoff[id]),
-                    ])
-                }
+                try WordRows.insert(db, texts: counts.words, counts: wordCounts,
+                                    logprobs: model.unigramLogProb.map { quantized($0) },
+                                    backoffs: model.unigramLogBackoff.map { quantized($0) })
             } else {
-                let wordInsert = try RawStatement(db, "INSERT INTO word(id, text, count) VALUES (?, ?, ?)")
-                for (id, word) in counts.words.enumerated() {
-                    wordInsert.int(1, Int64(id)); wordInsert.text(2, word); wordInsert.int(3, Int64(counts.unigramCounts[id]))
-                    try wordInsert.step()
-                }
+                try WordRows.insert(db, texts: counts.words, counts: wordCounts)
             }
             if let columns {
                 let classInsert = try db.makeStatement(sql: "INSERT INTO word_class(word, lemma, script) VALUES (?, ?, ?)")

@@ -197,7 +197,7 @@ struct CLITests {
         #expect(inspect.status == 0, "stderr: \(inspect.stderr)")
         let lines = inspect.stdoutLines
         #expect(lines.contains("schema version: \(StoreSchema.version)"))
-        for table in ["meta", "word", "bigram", "trigram"] {
+        for table in ["meta", "wordBlock", "wordOrder", "wordCount", "bigram", "trigram"] {
             #expect(lines.contains { $0.hasPrefix("  \(table) ") }, "\(table)")
         }
         #expect(lines.contains("top words:"))

@@ -88,7 +88,13 @@ struct StoreTests {
             #expect(try Int.fetchOne(db, sql: "SELECT count FROM trigram_view WHERE w1 = '<s>' AND w2 = 'The' AND w3 = 'cat'") == 1)
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM trigram_view WHERE w1 = '<s>' AND w2 = '<s>'") == 0)
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-            #expect(tables == ["bigram", "meta", "trigram", "word"])
+            #expect(tables == ["bigram", "meta", "trigram", "wordBlock", "wordCount", "wordOrder"])
+            // The `word` view unpacks the blocks in id order.
+            let spellings: [String] = try String.fetchAll(db, sql: "SELECT text FROM word")
+            #expect(spellings.count == 18)
+            #expect(Array(spellings.prefix(3)) == ["<unk>", "<s>", "</s>"])
+            let wordIDs: [Int] = try Int.fetchAll(db, sql: "SELECT id FROM word")
+            #expect(wordIDs == Array(0..<18))
         }
     }
 
@@ -401,10 +407,12 @@ struct StoreTests {
         #expect(lines.first == "store: \(storePath)")
         #expect(lines.contains("schema version: \(StoreSchema.version)"))
         #expect(lines.contains("  order: 3"))
-        for table in ["meta", "word", "bigram", "trigram", "word_by_text"] {
+        for table in ["meta", "wordBlock", "wordOrder", "wordCount", "bigram", "trigram"] {
             #expect(lines.contains { $0.hasPrefix("  \(table) ") }, "\(table)")
         }
-        #expect(lines.contains { $0.hasPrefix("  word ") && $0.contains(" 18 ") })
+        // 18 words, 17 of them with a count (not <unk>).
+        #expect(lines.contains("  vocabulary: 18"))
+        #expect(lines.contains { $0.hasPrefix("  wordCount ") && $0.contains(" 17 ") })
         #expect(lines.contains { $0.hasPrefix("  bigram ") && $0.contains(" 21 ") })
         let top = lines.firstIndex(of: "top words:").map { Array(lines[($0 + 1)...($0 + 3)]) }
         #expect(top == ["  The\t2", "  cat\t2", "  ran\t2"])

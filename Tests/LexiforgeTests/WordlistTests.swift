@@ -372,6 +372,15 @@ struct WordlistSharedDataTests {
         #expect(try WordlistFixture.text(of: out) == WordlistFixture.text(of: list))
         let completions = try TrainedStore(path: store).completions(of: "th", limit: 3).map(\.word)
         #expect(completions == ["the", "this", "that"])
+        // Issue 6's size budget for en_US: the lexicon part (words, frequencies, flags, prefix
+        // index) at most 3 MB; the same tables `Tests/Bench/bench-wordlist.sh` counts.
+        let bytes = try DatabaseQueue(path: store).read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT sum(pgsize) FROM dbstat WHERE name IN ('wordBlock', 'wordOrder', 'wordCount', 'lexiconFrequency',
+                    'lexiconDetail', 'lexiconFolded', 'lexiconPrefix', 'lexiconScale')
+                """) ?? .max
+        }
+        #expect(bytes <= 3_000_000, "\(name): lexicon part \(bytes) bytes")
     }
 
     @Test("the with-bigrams test list: import → export is byte-identical",

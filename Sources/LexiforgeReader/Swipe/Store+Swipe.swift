@@ -28,7 +28,8 @@ extension TrainedStore {
     /// - Throws: ``SwipeStoreError/noFeatures(_:_:)`` when the store has none for `layout`.
     /// - Complexity: O(n) rows, one read; about 0.1 s for 160,000 words.
     public func swipeDictionary(layout: String) throws -> SwipeDictionary {
-        try queue.read { db in
+        let vocabulary = try vocabulary()
+        return try queue.read { db in
             guard try db.tableExists("swipeLayout"),
                   let row = try Row.fetchOne(db, sql: "SELECT id, rowHeightRatio, definition FROM swipeLayout WHERE name = ?", arguments: [layout])
             else { throw SwipeStoreError.noFeatures(path, layout) }
@@ -51,8 +52,8 @@ extension TrainedStore {
                 return lo == 0 ? nil : runs[lo - 1].frequency
             }
             let sql = """
-                SELECT f.wordId, w.text, f.firstKey, f.lastKey, f.length, f.startAngle, f.secondDistance, f.path
-                FROM swipeFeature AS f JOIN word AS w ON w.id = f.wordId WHERE f.layoutId = ?
+                SELECT f.wordId, NULL, f.firstKey, f.lastKey, f.length, f.startAngle, f.secondDistance, f.path
+                FROM swipeFeature AS f WHERE f.layoutId = ?
                 """
             var builder = SwipeDictionary.Builder(layout: base)
             let rows = try Row.fetchCursor(db, sql: sql, arguments: [id])
@@ -64,7 +65,7 @@ extension TrainedStore {
                 let wordID: Int64 = row[0]
                 if (attributesByID[wordID] ?? 0) & Int(LexiconAttributes.notAWord.rawValue) != 0 { continue }
                 guard let frequency = lexiconFrequency(of: wordID) else { continue }
-                builder.add(word: row[1], id: row[0], keys: keys, length: Double(row[4] as Int) / SwipeFeatures.lengthScale,
+                builder.add(word: vocabulary.texts[Int(wordID)], id: wordID, keys: keys, length: Double(row[4] as Int) / SwipeFeatures.lengthScale,
                             startAngle: SwipeFeatures.startAngle(stored: row[5]),
                             secondDistance: Double(row[6] as Int) / SwipeFeatures.distanceScale, frequency: frequency)
             }

@@ -37,7 +37,7 @@ extension StoreSchema {
                 firstKey INTEGER NOT NULL CHECK (firstKey BETWEEN 0 AND 254),
                 lastKey INTEGER NOT NULL CHECK (lastKey BETWEEN 0 AND 254),
                 length INTEGER NOT NULL CHECK (length >= 0),
-                wordId INTEGER NOT NULL REFERENCES word(id),
+                wordId INTEGER NOT NULL,
                 startAngle INTEGER NOT NULL CHECK (startAngle BETWEEN -128 AND 127),
                 secondDistance INTEGER NOT NULL CHECK (secondDistance BETWEEN 0 AND 127),
                 path BLOB,
