@@ -19,6 +19,8 @@ public enum InspectReport {
             total += table.bytes
         }
         out.append("  \("total".padding(toLength: 24, withPad: " ", startingAt: 0)) \("".leftPadded(to: 10, with: " ")) \(String(total).leftPadded(to: 12, with: " "))")
+        let words = try store.vocabulary().texts.count
+        out.append("vocabulary: \(words) words (view `word`), packed \(StoreSchema.wordBlockSize) to a row in wordBlock and wordOrder")
         out.append("top words:")
         for s in try store.topWords(limit: 10) { out.append("  \(s.word)\t\(s.count)") }
         if store.order >= 2 {

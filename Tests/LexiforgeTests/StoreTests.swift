@@ -413,6 +413,7 @@ struct StoreTests {
         // 18 words, 17 of them with a count (not <unk>).
         #expect(lines.contains("  vocabulary: 18"))
         #expect(lines.contains { $0.hasPrefix("  wordCount ") && $0.contains(" 17 ") })
+        #expect(lines.contains { $0.hasPrefix("vocabulary: 18 words") })
         #expect(lines.contains { $0.hasPrefix("  bigram ") && $0.contains(" 21 ") })
         let top = lines.firstIndex(of: "top words:").map { Array(lines[($0 + 1)...($0 + 3)]) }
         #expect(top == ["  The\t2", "  cat\t2", "  ran\t2"])
