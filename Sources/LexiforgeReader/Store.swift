@@ -128,8 +128,15 @@ public final class TrainedStore: Sendable {
 
     /// The whole vocabulary (spellings, counts, byte order), read from the packed tables on first
     /// use and kept: about 60 bytes a word, 30 ms for 160,000 words.
+    /// - Throws: ``StoreError/notAStore(_:_:)`` when the packed tables disagree (a damaged store).
     public func vocabulary() throws -> StoreVocabulary {
-        try vocabularyCache.get { try queue.inDatabase { db in try WordRows.read(db) } }
+        try vocabularyCache.get {
+            do {
+                return try queue.inDatabase { db in try WordRows.read(db) }
+            } catch let error as DatabaseError {
+                throw StoreError.notAStore(path, "its vocabulary cannot be read: \(error.message ?? "\(error)")")
+            }
+        }
     }
 
     /// Is this vocabulary entry something a keyboard would offer (a word or number, not

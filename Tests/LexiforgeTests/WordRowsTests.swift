@@ -88,4 +88,19 @@ struct WordRowsTests {
             #expect(throws: WordRows.InvalidWord.self) { try WordRows.insert(db, texts: ["<unk>", "a\nb"], counts: [0, 1]) }
         }
     }
+
+    @Test("a store whose packed tables disagree is reported as damaged, by path")
+    func damaged() throws {
+        let folder = try TemporaryFolder()
+        let path = try WordlistFixture.importStore([WordlistFixture.path("tiny.combined")], in: folder)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "DELETE FROM wordOrder") }
+        try queue.close()
+        let store = try TrainedStore(path: path)
+        #expect {
+            try store.vocabulary()
+        } throws: { error in
+            "\(error)".contains(path) && "\(error)".contains("wordOrder lists 0 ids")
+        }
+    }
 }
