@@ -62,27 +62,24 @@ public final class NgramPredictor: Sendable {
         guard store.hasLanguageModel else { throw StoreError.noLanguageModel(store.path) }
         self.store = store
         order = store.order
-        var words: [String] = [], lp: [Int32] = [], bo: [Int32] = []
         sql = PredictorSQL(order: store.order)
         hasTopTables = try store.queue.inDatabase { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name = ?",
                              arguments: [store.order >= 2 ? StoreSchema.topTable(order: 2) : ""]) == 1
         }
         let vocabulary = try store.vocabulary()
-        words = vocabulary.texts
-        lp = vocabulary.logprobs
-        bo = vocabulary.backoffs
+        let words = vocabulary.texts, lp = vocabulary.logprobs
         self.words = words
         unigramLogProb = lp
-        unigramBackoff = bo
+        unigramBackoff = vocabulary.backoffs
         var ids: [String: Int32] = [:]
         ids.reserveCapacity(words.count)
         for (i, w) in words.enumerated() { ids[w] = Int32(i) }
         self.ids = ids
-        let bytes = words.map { Array($0.utf8) }
-        let alphabetical = (0..<Int32(words.count)).sorted { bytes[Int($0)].lexicographicallyPrecedes(bytes[Int($1)]) }
+        // Byte order as the store's `wordOrder` holds it (read with the vocabulary), not sorted again.
+        let alphabetical = vocabulary.alphabetical
         self.alphabetical = alphabetical
-        sortedBytes = alphabetical.map { bytes[Int($0)] }
+        sortedBytes = alphabetical.map { Array(words[Int($0)].utf8) }
         var position = [Int32](repeating: 0, count: words.count)
         for (i, id) in alphabetical.enumerated() { position[Int(id)] = Int32(i) }
         alphabeticalPosition = position

@@ -96,21 +96,16 @@ extension TrainedStore {
         let blocked = LexiconAttributes.notAWord.rawValue | (allowOffensive ? 0 : LexiconAttributes.possiblyOffensive.rawValue)
         // Candidates: the words in the `wordOrder` ranges of the folded prefix's spellings and in
         // its `lexiconFolded` range; then the frequency and attributes of those only.
+        // (An empty key is every word: the empty prefix of `wordOrder`.)
         var candidates = Set<Int64>()
-        if key.isEmpty {
-            let count = try Int64.fetchOne(db, sql: "SELECT coalesce(max(firstId), -1) + 1 FROM lexiconFrequency") ?? 0
-            candidates = Set(0..<Swift.max(count, try Int64.fetchOne(db, sql: "SELECT count(*) * \(StoreSchema.wordBlockSize) FROM wordBlock") ?? 0))
-        } else {
-            for spelling in LexiconKey.spellings(ofFolded: key) { candidates.formUnion(try words.ids(withPrefix: spelling, db)) }
-            candidates.formUnion(try Int64.fetchAll(db.cachedStatement(sql: "SELECT wordId FROM lexiconFolded WHERE key >= ? AND key < ?"),
-                                                    arguments: [key, LexiconKey.upperBound(of: key)]))
-        }
+        for spelling in LexiconKey.spellings(ofFolded: key) { candidates.formUnion(try words.ids(withPrefix: spelling, db)) }
+        candidates.formUnion(try Int64.fetchAll(db.cachedStatement(sql: "SELECT wordId FROM lexiconFolded WHERE key >= ? AND key < ?"),
+                                                arguments: [key, LexiconKey.upperBound(of: key)]))
         let entry = try db.cachedStatement(sql: Self.entrySQL)
         var found: [Completion] = []
         for id in candidates.sorted() {
             guard let row = try Row.fetchOne(entry, arguments: [id]), let frequency = row[1] as Int?, frequency > 0,
                   (row[2] as Int) & blocked == 0 else { continue }
-            guard try words.text(of: id, db) != nil else { continue }
             found.append(try Self.completion(row, words, db))
         }
         found.sort { $0.frequency > $1.frequency || ($0.frequency == $1.frequency && $0.id < $1.id) }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// The lexicon tables: a keyboard wordlist in the store, sharing the vocabulary, `word` (one id per word
 /// for the wordlist, the n-grams and every later stage).
@@ -175,6 +176,26 @@ extension StoreSchema {
                 ORDER BY w.id
             """,
         ]
+    }
+}
+
+/// `lexiconFrequency` read whole: word `id` has the frequency of the run with the greatest
+/// `firstId <= id`; nil where that run's frequency is NULL (no lexicon entry) or no run starts.
+public struct LexiconFrequencyRuns: Sendable {
+    let firsts: [Int64]
+    let frequencies: [Int?]
+
+    public init(_ db: Database) throws {
+        let rows = try Row.fetchAll(db, sql: "SELECT firstId, frequency FROM lexiconFrequency ORDER BY firstId")
+        firsts = rows.map { $0[0] }
+        frequencies = rows.map { $0[1] }
+    }
+
+    /// The list frequency (0-255) of `id`, nil when it has no lexicon entry. O(log runs).
+    public func frequency(of id: Int64) -> Int? {
+        var lo = 0, hi = firsts.count
+        while lo < hi { let mid = (lo + hi) / 2; if firsts[mid] <= id { lo = mid + 1 } else { hi = mid } }
+        return lo == 0 ? nil : frequencies[lo - 1]
     }
 }
 

@@ -52,18 +52,8 @@ extension StoreWriter {
             let layoutID = (try Int64.fetchOne(db, sql: "SELECT coalesce(max(id) + 1, 0) FROM swipeLayout")) ?? 0
             // The lexicon's words (those with a frequency) when the store has one, else every word.
             let vocabulary = try WordRows.read(db)
-            let inLexicon: (Int64) -> Bool
-            if try db.tableExists("lexiconFrequency") {
-                let runs = try Row.fetchAll(db, sql: "SELECT firstId, frequency FROM lexiconFrequency ORDER BY firstId")
-                    .map { (first: $0[0] as Int64, listed: ($0[1] as Int?) != nil) }
-                inLexicon = { id in   // the run with the greatest firstId <= id
-                    var lo = 0, hi = runs.count
-                    while lo < hi { let mid = (lo + hi) / 2; if runs[mid].first <= id { lo = mid + 1 } else { hi = mid } }
-                    return lo > 0 && runs[lo - 1].listed
-                }
-            } else {
-                inLexicon = { _ in true }
-            }
+            let runs = try db.tableExists("lexiconFrequency") ? try LexiconFrequencyRuns(db) : nil
+            func inLexicon(_ id: Int64) -> Bool { runs.map { $0.frequency(of: id) != nil } ?? true }
             try db.execute(sql: "INSERT INTO swipeLayout(id, name, rowHeightRatio, definition, words) VALUES (?, ?, ?, ?, 0)",
                            arguments: [layoutID, layout.name, layout.rowHeightRatio, layout.jsonDefinition()])
             var ids: [Int64] = [], texts: [String] = []

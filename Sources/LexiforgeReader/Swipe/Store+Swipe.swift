@@ -39,18 +39,11 @@ extension TrainedStore {
             // Lexicon frequencies are stored as runs over word ids (``StoreSchema/lexiconCreationStatements()``);
             // details (such as not-a-word) only for uncommon entries.
             let hasLexicon = try db.tableExists("lexiconFrequency")
-            let runs: [(first: Int64, frequency: Int?)] = hasLexicon
-                ? try Row.fetchAll(db, sql: "SELECT firstId, frequency FROM lexiconFrequency ORDER BY firstId").map { ($0[0], $0[1]) }
-                : []
+            let runs = hasLexicon ? try LexiconFrequencyRuns(db) : nil
             let attributesByID: [Int64: Int] = hasLexicon
                 ? Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT wordId, attributes FROM lexiconDetail").map { ($0[0] as Int64, $0[1] as Int) })
                 : [:]
-            func lexiconFrequency(of id: Int64) -> Int? {
-                guard hasLexicon else { return 128 }
-                var lo = 0, hi = runs.count
-                while lo < hi { let mid = (lo + hi) / 2; if runs[mid].first <= id { lo = mid + 1 } else { hi = mid } }
-                return lo == 0 ? nil : runs[lo - 1].frequency
-            }
+            func lexiconFrequency(of id: Int64) -> Int? { runs.map { $0.frequency(of: id) } ?? 128 }
             let sql = """
                 SELECT f.wordId, NULL, f.firstKey, f.lastKey, f.length, f.startAngle, f.secondDistance, f.path
                 FROM swipeFeature AS f WHERE f.layoutId = ?
