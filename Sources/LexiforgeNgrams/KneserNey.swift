@@ -17,6 +17,13 @@ public struct EstimationOptions: Sendable, Equatable {
     /// Discounts D1, D2, D3+ used for an order whose counts-of-counts cannot give valid ones (tiny
     /// or artificial corpora), as `lmplz --discount_fallback` does.
     public var fallbackDiscounts: [Double] = [0.5, 1.0, 1.5]
+    /// Word classes for a class-based model interpolated with the word model (``ClusterModel``);
+    /// 0 (the default) builds none.
+    public var clusters = 0
+    /// The class model's weight λ in p = (1 − λ) p_word + λ p_class (with ``clusters``).
+    public var clusterWeight = EstimationOptions.defaultClusterWeight
+    /// Chosen on the keystroke bench's development texts (pride-and-prejudice, sherlock-holmes).
+    public static let defaultClusterWeight = 0.3
 
     public init() {}
 
@@ -46,6 +53,10 @@ public struct LanguageModel: Sendable {
     public var fallbackOrders: [Int]
     /// N-grams removed per order (index 0 = unigrams, always 0).
     public var pruned: [Int]
+    /// The class-based model estimated beside (``EstimationOptions/clusters``), from the counts
+    /// before any pruning, with its weight.
+    public var clusterModel: ClusterModel?
+    public var clusterWeight = 0.0
 
     public var order: Int { counts.order }
 
@@ -217,6 +228,10 @@ public enum KneserNey {
         }
         if options.entropyThreshold > 0 && N >= 2 {
             EntropyPruning.prune(&model, threshold: options.entropyThreshold)
+        }
+        if options.clusters > 0 && N >= 2 {
+            model.clusterModel = ClusterModel(counts: counts, classes: options.clusters)
+            model.clusterWeight = options.clusterWeight
         }
         return model
     }

@@ -22,6 +22,10 @@ public enum Evaluation {
         public var perplexityExcludingOOV: Double {
             pow(10, -(log10Sum - oovLog10Sum) / Double(max(tokens - oov, 1)))
         }
+        /// With a store's class model: the total log10 probability of the same tokens under the
+        /// interpolated model the predictions use (the ARPA figures above are the word model's).
+        public var interpolatedLog10Sum: Double?
+        public var interpolatedPerplexity: Double? { interpolatedLog10Sum.map { pow(10, -$0 / Double(max(tokens, 1))) } }
     }
 
     /// The sentences of held-out files, tokenized the way `store` was built.
@@ -51,11 +55,13 @@ public enum Evaluation {
         var report = PerplexityReport()
         var lines: [String] = []
         let eos = Int32(StoreSchema.ReservedID.sentenceEnd)
+        if predictor.hasClusters { report.interpolatedLog10Sum = 0 }
         for sentence in sentences where !sentence.isEmpty {
             report.sentences += 1
             var context: [Int32] = [Int32(StoreSchema.ReservedID.sentenceStart)]
-            for word in sentence {
-                let id = predictor.id(of: word) ?? Int32(StoreSchema.ReservedID.unknown)
+            for id in sentence.map({ predictor.id(of: $0) ?? Int32(StoreSchema.ReservedID.unknown) }) + [eos] {
+                if predictor.hasClusters { report.interpolatedLog10Sum! += try predictor.interpolatedLog10Prob(of: id, context: context) }
+                guard id != eos else { continue }
                 let value = Double(try predictor.logProb(of: id, context: context).value) / StoreSchema.logScale
                 report.log10Sum += value
                 if id == Int32(StoreSchema.ReservedID.unknown) {

@@ -16,6 +16,10 @@ public enum LanguageModelStage {
             let note = model.fallbackOrders.contains(i + 1) ? " (fallback: too few n-grams to estimate)" : ""
             progress.say(String(format: "  discounts of order %d: D1 %.4f, D2 %.4f, D3+ %.4f", i + 1, d[0], d[1], d[2]) + note)
         }
+        if let clusters = model.clusterModel {
+            progress.say("  word classes: \(clusters.clusters.count) (exchange algorithm, \(clusters.clusters.passes) passes, "
+                         + "\(clusters.clusters.lastMoves) moves in the last), class model weight \(model.clusterWeight)")
+        }
         if model.pruned.contains(where: { $0 > 0 }) {
             progress.say("  pruned n-grams per order: " + model.pruned.map(String.init).joined(separator: ", "))
         }
@@ -30,7 +34,8 @@ public enum LanguageModelStage {
             + ",\"min_count\":[\((1...model.order).map { String(options.minCount(order: $0)) }.joined(separator: ","))]"
             + ",\"prune\":\(options.entropyThreshold)"
             + ",\"vocab_size\":\(vocabularySize.map(String.init) ?? "null")"
-            + ",\"pruned\":[\(model.pruned.map(String.init).joined(separator: ","))]}"
+            + ",\"pruned\":[\(model.pruned.map(String.init).joined(separator: ","))]"
+            + (model.clusterModel != nil ? ",\"clusters\":\(options.clusters),\"cluster_weight\":\(model.clusterWeight)" : "") + "}"
     }
 
     /// The estimation options a store was built with (from its `language_model` row).
@@ -42,6 +47,8 @@ public enum LanguageModelStage {
         }
         if let minCounts = object["min_count"] as? [Int] { options.minCounts = minCounts }
         if let prune = object["prune"] as? Double { options.entropyThreshold = prune }
+        if let clusters = object["clusters"] as? Int { options.clusters = clusters }
+        if let weight = object["cluster_weight"] as? Double { options.clusterWeight = weight }
         let pruned = (object["pruned"] as? [Int])?.contains { $0 > 0 } ?? false
         return (options, object["vocab_size"] as? Int, pruned || object["vocab_size"] as? Int != nil)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import LexiforgeCorpus
 import LexiforgeHMM
+import LexiforgeNgrams
 import LexiforgeText
 import LexiforgeReader
 
@@ -75,7 +76,9 @@ public struct CorpusManifest: Sendable {
 /// `lowercase` (default false), `keep_punctuation` (default false) and `replace_invalid_utf8` (default false) are the options of
 /// `lexiforge ngrams`; so are the language-model keys `language_model` (default false),
 /// `min_count` (array of counts per order from 2, like `--min-count 1,2`; needs `language_model`),
-/// `prune` (entropy threshold, default 0; needs `language_model`) and `vocab_size` (default: all).
+/// `prune` (entropy threshold, default 0; needs `language_model`), `vocab_size` (default: all) and
+/// `classes` (K word classes for a class model the predictions interpolate with, like `--classes`,
+/// default 0 = none; needs `language_model`) with `class_weight` (its λ, default 0.3).
 /// `wordlists` (manifest names of combined wordlists) merges their lexicon with the counts, as
 /// `frequency_source` ("mix", "list" or "corpus"), `list_weight` (0-1) and `min_corpus_count`
 /// say (see ``LexiconMerge``). `swipe_layouts` (layout names or JSON files, e.g. `["qwerty"]`)
@@ -107,6 +110,9 @@ public struct ModelFile: Sendable, Equatable {
     public var minCount: [Int] = []
     public var prune: Double = 0
     public var vocabSize: Int?
+    /// Word classes of the interpolated class model (0: none), and its weight.
+    public var classes = 0
+    public var classWeight = EstimationOptions.defaultClusterWeight
     public var tokenizer: TokenizerMode = .keyboard
     public var normalization: UnicodeNormalization = .none
     public var straightQuotes = false
@@ -125,7 +131,7 @@ public struct ModelFile: Sendable, Equatable {
     public static let knownKeys: Set<String> = [
         "name", "description", "corpora", "order", "lowercase", "keep_punctuation", "replace_invalid_utf8",
         "wordlists", "frequency_source", "list_weight", "min_corpus_count",
-        "language_model", "min_count", "prune", "vocab_size",
+        "language_model", "min_count", "prune", "vocab_size", "classes", "class_weight",
         "tokenizer", "normalization", "straight_quotes", "number_class", "word_classes", "lemma_training",
         "swipe_layouts", "hmm_tagged", "hmm_tagset", "hmm_states", "hmm_seed", "hmm_iterations",
     ]
@@ -217,6 +223,17 @@ public struct ModelFile: Sendable, Equatable {
         if languageModel == false && ((minCount ?? []).contains { $0 > 1 } || (prune ?? 0) > 0) {
             problems.append("\(path): \"min_count\" and \"prune\" prune the language model; add \"language_model\": true")
         }
+        let classes = dict["classes"] == nil ? 0 : dict["classes"] as? Int
+        if classes == nil || !(0...StoreSchema.maxClusters).contains(classes!) {
+            problems.append("\(path): \"classes\" must be a number of word classes from 0 (none) to \(StoreSchema.maxClusters)")
+        }
+        let classWeight = dict["class_weight"] == nil ? EstimationOptions.defaultClusterWeight : (dict["class_weight"] as? NSNumber)?.doubleValue
+        if classWeight == nil || !(classWeight! > 0 && classWeight! < 1) {
+            problems.append("\(path): \"class_weight\" must be a weight between 0 and 1 (exclusive), such as 0.3")
+        }
+        if (classes ?? 0) > 0 && languageModel != true {
+            problems.append("\(path): \"classes\" builds a class model beside the language model; add \"language_model\": true")
+        }
         let swipeLayouts = dict["swipe_layouts"] == nil ? [] : dict["swipe_layouts"] as? [String]
         if swipeLayouts == nil { problems.append("\(path): \"swipe_layouts\" must be an array of layout names (qwerty, qwertz, azerty) or layout JSON files") }
         if !problems.isEmpty { throw PipelineError(problems) }
@@ -224,6 +241,8 @@ public struct ModelFile: Sendable, Equatable {
         self.minCount = minCount!
         self.prune = prune!
         self.vocabSize = vocabSize
+        self.classes = classes!
+        self.classWeight = classWeight!
         self.name = name!
         self.description = dict["description"] as? String ?? ""
         self.corpora = corpora!
@@ -290,6 +309,8 @@ public enum Train {
         config.languageModel = model.languageModel
         config.estimation.minCounts = model.minCount.isEmpty ? [] : [1] + model.minCount
         config.estimation.entropyThreshold = model.prune
+        config.estimation.clusters = model.classes
+        config.estimation.clusterWeight = model.classWeight
         config.vocabularySize = model.vocabSize
         progress.say("model \(model.name): \(model.description)")
         let layouts = try model.swipeLayouts.map { try SwipeLayout.named($0) }

@@ -21,6 +21,11 @@ public enum InspectReport {
         out.append("  \("total".padding(toLength: 24, withPad: " ", startingAt: 0)) \("".leftPadded(to: 10, with: " ")) \(String(total).leftPadded(to: 12, with: " "))")
         let words = try store.vocabulary().texts.count
         out.append("vocabulary: \(words) words (view `word`), packed \(StoreSchema.wordBlockSize) to a row in wordBlock and wordOrder")
+        if let classes = try store.clusterSummary() {
+            out.append("word classes: \(classes.0) classes in use, \(classes.1) words (view cluster_member_view), "
+                       + "\(classes.2) class n-grams; predictions interpolate the class model with weight "
+                       + "\(NgramPredictor.clusterWeight(store.meta))")
+        }
         out.append("top words:")
         for s in try store.topWords(limit: 10) { out.append("  \(s.word)\t\(s.count)") }
         if store.order >= 2 {

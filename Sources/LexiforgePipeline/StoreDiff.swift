@@ -65,6 +65,21 @@ public enum StoreDiff {
             }
             if differences > limit { data.append("\(name): \(differences - limit) more difference(s)") }
         }
+        data += try clusterDifferences(a, b, limit: limit)
         return Result(data: data, provenance: provenance)
+    }
+
+    /// Row differences in the class-model tables (`cluster_member`, `cluster_ngram`), in key order.
+    static func clusterDifferences(_ a: String, _ b: String, limit: Int) throws -> [String] {
+        var lines: [String] = []
+        for table in ["cluster_member", "cluster_ngram"] {
+            let x = try TrainedStore(path: a).clusterRows(table), y = try TrainedStore(path: b).clusterRows(table)
+            guard x != y else { continue }
+            let onlyA = Set(x).subtracting(y).sorted(), onlyB = Set(y).subtracting(x).sorted()
+            let all = onlyA.map { "\(table) \($0): only in A" } + onlyB.map { "\(table) \($0): only in B" }
+            lines += all.prefix(limit)
+            if all.count > limit { lines.append("\(table): \(all.count - limit) more difference(s)") }
+        }
+        return lines
     }
 }

@@ -56,6 +56,8 @@ public final class NgramPredictor: Sendable {
     let hasTopTables: Bool
     /// Sorted continuations of busy contexts read whole (at most 262,144 entries, 2 MB).
     let cache = ContinuationCache(capacity: 1 << 18)
+    /// The class-based model interpolated with the word model, when the store has one.
+    let clusters: ClusterLM?
 
     /// - Throws: ``StoreError/noLanguageModel(_:)`` for a counts-only store.
     public init(store: TrainedStore) throws {
@@ -69,6 +71,8 @@ public final class NgramPredictor: Sendable {
         }
         let vocabulary = try store.vocabulary()
         let words = vocabulary.texts, lp = vocabulary.logprobs
+        let weight = Self.clusterWeight(store.meta)
+        clusters = try store.queue.inDatabase { db in try ClusterLM(db, words: words.count, order: store.order, weight: weight) }
         self.words = words
         unigramLogProb = lp
         unigramBackoff = vocabulary.backoffs
@@ -129,11 +133,12 @@ public final class NgramPredictor: Sendable {
         try ranked(context: suggestionContext([]), prefix: nil, limit: limit)
     }
 
-    /// p(word | context). Unknown words are `<unk>`; an empty context means the start of a sentence
+    /// p(word | context), interpolated with the store's class model when it has one (as the
+    /// rankings are). Unknown words are `<unk>`; an empty context means the start of a sentence
     /// only when `sentenceStart` is set (then `<s>` is the context), otherwise none.
     public func probability(of word: String, after context: [String], sentenceStart: Bool = false) throws -> Double {
         let contextIDs = (sentenceStart ? [Int32(StoreSchema.ReservedID.sentenceStart)] : []) + context.map { ids[$0] ?? 0 }
-        return pow(10, Double(try logProb(of: ids[word] ?? 0, context: contextIDs).value) / StoreSchema.logScale)
+        return pow(10, try interpolatedLogProb(of: ids[word] ?? 0, context: contextIDs).value)
     }
 
     /// log10 p(w | context) in store units (``StoreSchema/logScale``) and the order that matched,
@@ -151,6 +156,14 @@ public final class NgramPredictor: Sendable {
             }
             return (Int(unigramLogProb[Int(word)]) + backoff, 1)
         }
+    }
+
+    /// λ of the class model, from the `language_model` meta row (`cluster_weight`).
+    public static func clusterWeight(_ meta: [String: String]) -> Double {
+        guard let json = meta[StoreSchema.MetaKey.languageModel],
+              let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+              let weight = object["cluster_weight"] as? Double else { return 0 }
+        return weight
     }
 
     /// The ids of a typed context: the words after the last unknown one.
@@ -273,13 +286,14 @@ public final class NgramPredictor: Sendable {
     /// prefix), the context's continuations are read once, sorted and kept in a small cache.
     /// Quiet contexts (at most ``StoreSchema/busyContext`` rows) are read whole.
     func ranked(context h: [Int32], prefix: [UInt8]?, limit: Int, excluding: Set<String> = []) throws -> [Prediction] {
-        guard limit >= 1 else { return [] }
-        var range: Range<Int>?
-        if let prefix {
-            let r = prefixRange(prefix)
-            guard !r.isEmpty else { return [] }
-            range = r
-        }
+        if let clusters { return try rankedWithClusters(clusters, context: h, prefix: prefix, limit: limit, excluding: excluding) }
+        return try rankedWords(context: h, prefix: prefix, limit: limit, excluding: excluding)
+    }
+
+    /// ``ranked(context:prefix:limit:excluding:)`` by the word model alone.
+    func rankedWords(context h: [Int32], prefix: [UInt8]?, limit: Int, excluding: Set<String> = []) throws -> [Prediction] {
+        let range = prefix.map(prefixRange)   // nil: every word
+        guard limit >= 1, range?.isEmpty != true else { return [] }
         let lower = Int32(range?.lowerBound ?? 0), upper = Int32(range?.upperBound ?? words.count)
         func allowed(_ id: Int32) -> Bool {
             suggestible[Int(id)] && (range == nil || (lower..<upper).contains(alphabeticalPosition[Int(id)]))

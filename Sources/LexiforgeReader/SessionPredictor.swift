@@ -141,8 +141,8 @@ public final class SessionPredictor: @unchecked Sendable {
                 // reach the top `limit`, no later one can either.
                 if log10((1 - weight) * ceiling + weight * cache) < kth() { break }
                 if let id = model.id(of: word) {
-                    let lp = try model.logProb(of: id, context: h)
-                    pModel = pow(10, Double(lp.value) / StoreSchema.logScale)
+                    let lp = try model.interpolatedLogProb(of: id, context: h)
+                    pModel = pow(10, lp.value)
                     matched = lp.order
                 }
             }

@@ -148,9 +148,10 @@ public enum StoreSchema {
 
     /// The statements that create an empty store of the given order, in execution order.
     /// `languageModel` adds the `logprob` and `backoff` columns; `topTables` adds the `_top`
-    /// tables (see ``topContinuationThreshold``); `wordClasses` adds the `word_class` table.
+    /// tables (see ``topContinuationThreshold``); `wordClasses` adds the `word_class` table;
+    /// `clusters` the class-based model (``clusterCreationStatements``).
     public static func creationStatements(order: Int, languageModel: Bool = false, topTables: Bool = false,
-                                          wordClasses: Bool = false) -> [String] {
+                                          wordClasses: Bool = false, clusters: Bool = false) -> [String] {
         precondition((1...maxOrder).contains(order))
         let lm = languageModel
         var sql = [
@@ -207,6 +208,7 @@ public enum StoreSchema {
             }
             if lm && topTables { sql += (2...order).map { topTableStatement(order: $0) } }
         }
+        if lm && clusters { sql += clusterCreationStatements }
         return sql
     }
 }

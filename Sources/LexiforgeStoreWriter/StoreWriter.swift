@@ -156,7 +156,8 @@ public enum StoreWriter {
         let rows = counts.words.count + counts.tables.reduce(0) { $0 + $1.entryCount }
         let topTables = model != nil && (topLists ?? (rows >= StoreSchema.topContinuationThreshold))
         let statements = StoreSchema.creationStatements(
-            order: counts.order, languageModel: model != nil, topTables: topTables, wordClasses: columns != nil)
+            order: counts.order, languageModel: model != nil, topTables: topTables, wordClasses: columns != nil,
+            clusters: model?.clusterModel != nil)
         try build(file, pageSize: pageSize(for: counts, lexicon: lexicon)) { db in
             for sql in statements
             where !sql.hasPrefix("CREATE UNIQUE INDEX") && !sql.hasPrefix("CREATE INDEX") {
@@ -184,6 +185,7 @@ public enum StoreWriter {
                            into: StoreSchema.ngramTable(order: table.n), db: db)
                 if topTables, let model { try insertTopLists(table, logProbs: model.logProbs[k], db: db) }
             }
+            if let clusters = model?.clusterModel { try insertClusters(clusters, db: db) }
             if let lexicon { try LexiconRows.insert(lexicon, words: counts.words, wordClasses: columns != nil, db: db) }
             if let hmm { try insertHMM(hmm, db: db) }
             for sql in statements

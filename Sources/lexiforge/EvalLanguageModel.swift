@@ -9,7 +9,9 @@ struct EvalPerplexity: ParsableCommand {
         abstract: "Perplexity of held-out text, with OOV count (as KenLM's query reports).",
         discussion: """
             Each sentence is scored as <s> w1 ... wk </s>; unknown words score as <unk> and \
-            are counted as OOV. Prints tokens, OOVs, log10 total and both perplexities.
+            are counted as OOV. Prints tokens, OOVs, log10 total and both perplexities: those \
+            of the word model, which is what `export arpa` writes and KenLM reads; a store built \
+            with --classes adds perplexity_with_classes, the interpolated model its predictions use.
             Example:
               lexiforge eval perplexity Artifacts/dorian-gray.sqlite Corpora/data/corpora/frankenstein-pg84.txt
             """)
@@ -31,6 +33,9 @@ struct EvalPerplexity: ParsableCommand {
             print("log10_total\t\(String(format: "%.4f", r.log10Sum))")
             print("perplexity\t\(String(format: "%.4f", r.perplexity))")
             print("perplexity_excluding_oov\t\(String(format: "%.4f", r.perplexityExcludingOOV))")
+            if let interpolated = r.interpolatedPerplexity {
+                print("perplexity_with_classes\t\(String(format: "%.4f", interpolated))")
+            }
         }
     }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import LexiforgeNgrams
 import LexiforgePipeline
+import LexiforgeReader
 
 struct Ngrams: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -54,6 +56,12 @@ struct Ngrams: ParsableCommand {
     @Option(help: "Keep only the N most frequent words; the others become <unk>.")
     var vocabSize: Int?
 
+    @Option(help: ArgumentHelp("Also learn K word classes (exchange algorithm) and a class n-gram model that predictions interpolate with the word model (e.g. 128; 0 = none).", valueName: "K"))
+    var classes: Int = 0
+
+    @Option(help: ArgumentHelp("Weight of the class model in the interpolation (with --classes).", valueName: "LAMBDA"))
+    var classWeight: Double = EstimationOptions.defaultClusterWeight
+
     @OptionGroup var build: BuildOptions
 
     /// `--min-count` as counts for orders 1...5 (unigrams are never pruned).
@@ -79,6 +87,13 @@ struct Ngrams: ParsableCommand {
             throw ValidationError("--min-count and --prune prune the language model; add --language-model")
         }
         if let vocabSize, vocabSize < 1 { throw ValidationError("--vocab-size \(vocabSize) must be at least 1") }
+        guard (0...StoreSchema.maxClusters).contains(classes) else {
+            throw ValidationError("--classes \(classes) is out of range; use 0 (none) to \(StoreSchema.maxClusters)")
+        }
+        guard classWeight > 0 && classWeight < 1 else { throw ValidationError("--class-weight \(classWeight) must be between 0 and 1 (exclusive)") }
+        if classes > 0 && (!languageModel || order < 2) {
+            throw ValidationError("--classes builds a class model beside the language model; add --language-model and use --order 2 or more")
+        }
     }
 
     func run() throws {
@@ -96,6 +111,8 @@ struct Ngrams: ParsableCommand {
             config.languageModel = languageModel
             config.estimation.minCounts = try minCounts()
             config.estimation.entropyThreshold = prune
+            config.estimation.clusters = classes
+            config.estimation.clusterWeight = classWeight
             config.vocabularySize = vocabSize
             let progress = StageProgress(quiet: build.quiet)
             let report = try NgramBuild.run(config, progress: progress)

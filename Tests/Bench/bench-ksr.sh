@@ -15,6 +15,9 @@ DG="$SHARED_DATA/corpora/dorian-gray-pg174.txt"
 # The same bytes text2ngram learns from: the Gutenberg header and licence kept (which the held-out
 # files also carry, so both tools profit from them there).
 "$BIN" ngrams "$DG" -o "$WORK/dg-all.sqlite" --lowercase --straight-quotes --language-model --keep-gutenberg-boilerplate --quiet
+# With a class model (128 word classes, weight 0.3: chosen on the development texts).
+"$BIN" ngrams "$DG" -o "$WORK/dgc.sqlite" --lowercase --straight-quotes --language-model --classes 128 --quiet
+"$BIN" ngrams "$DG" -o "$WORK/dgc-all.sqlite" --lowercase --straight-quotes --language-model --classes 128 --keep-gutenberg-boilerplate --quiet
 rm -f "$WORK/t2n-dg.db"
 for n in 1 2 3; do text2ngram -n $n -l -a -f sqlite -o "$WORK/t2n-dg.db" "$DG" >/dev/null 2>&1; done
 # Presage as the issue's anchor (smoothed n-gram predictor only), and adapting: its default
@@ -60,5 +63,10 @@ for name in frankenstein-pg84 alice-pg11-body pride-and-prejudice-pg1342 sherloc
     b3=$(STORE="$WORK/dg-all.sqlite" ours_ksr "$held" --suggestions 3 --protocol presage); b6=$(STORE="$WORK/dg-all.sqlite" ours_ksr "$held" --suggestions 6 --protocol presage)
     ba3=$(STORE="$WORK/dg-all.sqlite" ours_ksr "$held" --suggestions 3 --protocol presage --adapt); ba6=$(STORE="$WORK/dg-all.sqlite" ours_ksr "$held" --suggestions 6 --protocol presage --adapt)
     say "    lexiforge store of text2ngram's exact input (boilerplate kept), presage protocol: ${b3}% / ${b6}%: $(verdict "$b3" "$b6" "$p"); --adapt ${ba3}% / ${ba6}%: $(verdict "$ba3" "$ba6" "$p") (against default predictors $(verdict "$ba3" "$ba6" "$pd"), smoothed + recency $(verdict "$ba3" "$ba6" "$pr"))"
+    k3=$(STORE="$WORK/dgc.sqlite" ours_ksr "$held" --suggestions 3 --protocol presage); k6=$(STORE="$WORK/dgc.sqlite" ours_ksr "$held" --suggestions 6 --protocol presage)
+    kb3=$(STORE="$WORK/dgc-all.sqlite" ours_ksr "$held" --suggestions 3 --protocol presage); kb6=$(STORE="$WORK/dgc-all.sqlite" ours_ksr "$held" --suggestions 6 --protocol presage)
+    ka3=$(STORE="$WORK/dgc.sqlite" ours_ksr "$held" --suggestions 3 --protocol presage --adapt); ka6=$(STORE="$WORK/dgc.sqlite" ours_ksr "$held" --suggestions 6 --protocol presage --adapt)
+    perplexities=$("$BIN" eval perplexity "$WORK/dgc.sqlite" "$held" | awk '$1 == "perplexity" {w = $2} $1 == "perplexity_with_classes" {c = $2} END {printf "%s, with classes %s", w, c}')
+    say "    lexiforge --classes 128, presage protocol: ${k3}% / ${k6}% ($(delta "$k3" "$c3") / $(delta "$k6" "$c6") from the word model): $(verdict "$k3" "$k6" "$p"); boilerplate kept ${kb3}% / ${kb6}%: $(verdict "$kb3" "$kb6" "$p"); --adapt ${ka3}% / ${ka6}%: against the anchor $(verdict "$ka3" "$ka6" "$p"), against Presage's default predictors $(delta "$ka3" "$pd") / $(delta "$ka6" "$pd"); perplexity (sentences) ${perplexities}"
     say "    lexiforge, sentences protocol (not comparable): ${s3}% / ${s6}%"
 done

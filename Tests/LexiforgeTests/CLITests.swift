@@ -183,6 +183,19 @@ struct CLITests {
         #expect(try dir.contents().isEmpty)
     }
 
+    @Test("--classes needs the language model and a sensible K and weight (exit 64)", arguments: [
+        (["--classes", "8"], "add --language-model"),
+        (["--language-model", "--classes", "5000"], "--classes 5000 is out of range"),
+        (["--language-model", "--classes", "8", "--class-weight", "1"], "--class-weight 1.0 must be between 0 and 1"),
+    ])
+    func classesValidation(_ arguments: [String], _ message: String) throws {
+        let dir = try TemporaryFolder()
+        let result = try CLI.run(["ngrams", Paths.fixture("tiny.txt"), "-o", dir.file("out.sqlite")] + arguments)
+        #expect(result.status == 64)
+        #expect(result.stderrLines.first?.contains(message) == true, "stderr: \(result.stderr)")
+        #expect(try dir.contents().isEmpty)
+    }
+
     @Test("ngrams then inspect then suggest")
     func ngramsInspectSuggest() throws {
         let dir = try TemporaryFolder()
@@ -266,6 +279,26 @@ struct CLITests {
         #expect(store.meta["inputs"]?.contains("\"sha256\":\"\(Tiny.sha256["tiny.txt"]!)\"") == true)
         #expect(try store.topWords(limit: 1).map(\.word) == ["the"])
         #expect(FileManager.default.fileExists(atPath: corpus))
+    }
+
+    @Test("a model file's \"classes\" adds the class model; without \"language_model\" it is refused")
+    func trainWithClasses() throws {
+        let (dir, model, _) = try Self.modelFolder(sha256: Tiny.sha256["tiny.txt"]!,
+                                                   extraModelKey: ", \"language_model\": true, \"classes\": 4, \"class_weight\": 0.25")
+        let output = dir.file("tiny.sqlite")
+        let result = try CLI.run(["train", model, "-o", output, "--quiet"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let store = try TrainedStore(path: output)
+        #expect(try store.clusterSummary()?.classes == 4)
+        #expect(NgramPredictor.clusterWeight(store.meta) == 0.25)
+        let inspect = try CLI.run(["inspect", output])
+        #expect(inspect.stdout.contains("word classes: 4 classes in use"), "stdout: \(inspect.stdout)")
+
+        let (dir2, model2, _) = try Self.modelFolder(sha256: Tiny.sha256["tiny.txt"]!, extraModelKey: ", \"classes\": 4")
+        let refused = try CLI.run(["train", model2, "-o", dir2.file("b.sqlite"), "--quiet"])
+        #expect(refused.status == 1)
+        #expect(refused.stderrLines.first?.contains("\"classes\" builds a class model beside the language model") == true,
+                "stderr: \(refused.stderr)")
     }
 
     @Test("train refuses a corpus whose sha256 differs from the manifest, naming the file")
