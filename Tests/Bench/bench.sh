@@ -89,6 +89,14 @@ say "bytes per table:"
 HELD="$SHARED_DATA/corpora/alice-pg11-body.txt"
 say "query latency on that store, 10,000 queries of each kind from $(basename "$HELD") (targets p50 < 50 us, p99 < 1000 us):"
 "$BIN" bench-queries "$WORK/g11lm.sqlite" "$HELD" --queries 10000 | tee -a "$REPORT"
+# The same store with a class model (--classes 128): what the classes cost in time, bytes and latency.
+start=$(date +%s.%N)
+"$BIN" ngrams "$G11" -o "$WORK/g11cls.sqlite" --order 3 --language-model --classes 128 --quiet
+cls_secs=$(python3 -c "import time; print(f'{time.time() - $start:.2f}')")
+cls_bytes=$(stat -c %s "$WORK/g11cls.sqlite")
+say "with --classes 128: built in $cls_secs s; $cls_bytes bytes (+$((cls_bytes - lm)), ratio to text2ngram's database $(ratio "$cls_bytes" "$t2nbytes")); query latency:"
+"$BIN" bench-queries "$WORK/g11cls.sqlite" "$HELD" --queries 10000 | sed 's/^/  /' | tee -a "$REPORT"
+rm -f "$WORK/g11cls.sqlite"
 "$BIN" export arpa "$WORK/g11lm.sqlite" -o "$WORK/g11.arpa"
 "$BIN" eval perplexity "$WORK/g11lm.sqlite" "$HELD" --write-tokens "$WORK/held.tok" >"$WORK/ppl"
 ours=$(awk '$1 == "perplexity" {print $2}' "$WORK/ppl")

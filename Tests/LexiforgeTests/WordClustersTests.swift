@@ -147,6 +147,29 @@ struct WordClustersTests {
         }
     }
 
+    @Test("both ways of finding the class model's best words agree: word by word in the prefix range, class by class")
+    func classCandidatesBothWays() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lexiforge-cls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (path, _) = try Self.store(dir, seed: 25, classes: 12)
+        let predictor = try NgramPredictor(store: TrainedStore(path: path))
+        let clusters = try #require(predictor.clusters)
+        for context in [[Int32(StoreSchema.ReservedID.sentenceStart)], [predictor.id(of: "the")!]] {
+            let distribution = clusters.distribution(clusters.classContext(context))
+            for prefix in ["a", "b", "th", "e"] {
+                let range = predictor.prefixRange(Array(prefix.utf8))
+                func allowed(_ id: Int32) -> Bool {
+                    predictor.suggestible[Int(id)] && range.contains(Int(predictor.alphabeticalPosition[Int(id)]))
+                }
+                let direct = predictor.bestByClass(clusters, distribution, range: range, limit: 8, directScan: true, allowed: allowed)
+                let byClass = predictor.bestByClass(clusters, distribution, range: range, limit: 8, directScan: false, allowed: allowed)
+                #expect(!direct.isEmpty)
+                #expect(direct.map(\.id) == byClass.map(\.id), "'\(prefix)' after \(context)")
+            }
+        }
+    }
+
     @Test("learning and merging rebuild the classes exactly as counting the whole text")
     func learnAndMergeKeepTheClassModel() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lexiforge-cls-\(UUID().uuidString)")
