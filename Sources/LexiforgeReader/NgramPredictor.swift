@@ -34,6 +34,11 @@ public struct Prediction: Sendable, Equatable, CustomStringConvertible {
 /// never below its backed-off value. Queries run on raw prepared SQLite statements (cached per
 /// connection), with no transaction per query.
 ///
+/// A store built with word classes (`ngrams --classes K`) is ranked and scored by the word model
+/// interpolated with its class model, p = (1 − λ) p_word + λ p_class (see
+/// ``StoreSchema/clusterCreationStatements``), still exactly; ``logProb(of:context:)`` stays the
+/// word model's back-off probability, the one `export arpa` writes.
+///
 /// Bad input has defined answers: unknown context words cut the context (a context of unknown
 /// words only gives the starting words; an unknown last word after known ones, the unigram
 /// distribution, as the ARPA back-off rule gives), an empty prefix is the same as ``nextWords(after:limit:)``,
