@@ -25,6 +25,9 @@ public enum KeystrokeProtocol: Sendable, Equatable {
     ///   after an opening quote (with `caseInsensitive`, lowercased, as the tokens are), with the
     ///   apostrophe the user writes; right after clause punctuation inside an open “ quotation
     ///   the keyboard offers the closing ” first, in place of its last word (``SuggestionStyle``);
+    ///   right after a token and an ASCII apostrophe ("didn'"), the keyboard completes the
+    ///   contraction the user is typing ("didn't", from the store) and shows what is left of it
+    ///   ("t"), and the whole contraction is the context word afterwards;
     /// - the context is the previous tokens of the sentence (a sentence ends where the text
     ///   between two tokens holds `.`, `!` or `?`), in the store's spelling. presage_simulator
     ///   gives its predictors the previous tokens across sentence ends instead (it feeds them the
@@ -42,6 +45,9 @@ extension Evaluation {
         var sentenceStart: Bool
         /// Whether the byte just before it is clause-ending punctuation (`,` `.` `!` `?` `;` `:`).
         var afterPunctuation = false
+        /// Whether exactly one ASCII apostrophe separates it from the token before: the rest of a
+        /// contraction ("didn't" is "didn", then "t").
+        var afterApostrophe = false
     }
 
     /// The tokens presage_simulator types from `text` (see ``KeystrokeProtocol/presage(caseInsensitive:)``).
@@ -51,10 +57,12 @@ extension Evaluation {
         var sentenceStart = true
         var ending = false
         var previous: UInt8 = 0, before: UInt8 = 0
+        var gap: [UInt8] = [], gapBefore: [UInt8] = []   // the bytes between two tokens
         func flush() {
             guard !current.isEmpty else { return }
             tokens.append(PresageToken(text: String(decoding: current, as: UTF8.self), bytes: current, sentenceStart: sentenceStart,
-                                       afterPunctuation: SuggestionStyle.clausePunctuation.contains(before)))
+                                       afterPunctuation: SuggestionStyle.clausePunctuation.contains(before),
+                                       afterApostrophe: !tokens.isEmpty && gapBefore == [UInt8(ascii: "'")]))
             current.removeAll()
             sentenceStart = false
         }
@@ -67,9 +75,11 @@ extension Evaluation {
                 || (0x5B...0x60).contains(byte) || (0x7B...0x7E).contains(byte)
             if blank || punctuation {
                 flush()
+                gap.append(byte)
                 if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "?") { sentenceStart = true }
             } else {
                 ending = false
+                if current.isEmpty { gapBefore = gap; gap.removeAll() }
                 current.append(lowercase && (0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
             }
         }
@@ -104,10 +114,23 @@ extension Evaluation {
                 text = Array(data)
             }
             var context: [String] = []
+            var previous = ""
             for token in presageTokens(text, lowercase: caseInsensitive) {
                 if token.sentenceStart { context.removeAll() }
+                // The rest of a contraction ("t" after "didn'"): the keyboard completes the word the
+                // user is typing, "didn't", and shows what is left of it to type ("t").
+                let stem = token.afterApostrophe && !token.sentenceStart && !context.isEmpty
+                    ? spelled(String(SuggestionStyle.split(previous).1)) + "'" : nil
                 let keys = try keyboard.type(token.text, length: token.bytes.count, report: &report) { typed, passedOver in
                     let prefix = String(decoding: token.bytes[..<typed], as: UTF8.self)
+                    if let stem {
+                        let words = try keyboard.suggest(prefix: stem + spelled(prefix), after: Array(context.dropLast()),
+                                                         excluding: Set(passedOver.map(\.word)))
+                        return words.compactMap { w in
+                            let rest = String(w.word.dropFirst(stem.count))
+                            return rest.isEmpty ? nil : (w.word, caseInsensitive ? rest.lowercased() : rest)
+                        }
+                    }
                     func shown(_ word: String) -> String {
                         let shown = style.display(word, typed: prefix, atSentenceStart: token.sentenceStart,
                                                   written: keyboard.spelling(of: word))
@@ -123,6 +146,15 @@ extension Evaluation {
                 }
                 style.observe(token.text)
                 trace?(token.text, keys)
+                previous = token.text
+                if let stem, keyboard.predictor.id(of: stem + spelled(token.text)) != nil {
+                    // The context word is the whole contraction, as the store spells it.
+                    let whole = stem + spelled(token.text)
+                    context.removeLast()
+                    keyboard.learn(whole, after: context.last)
+                    context.append(whole)
+                    continue
+                }
                 // The context word: the token without the quotes it keeps around it.
                 let word = spelled(token.text).trimmingCharacters(in: CharacterSet.alphanumerics.inverted)
                 guard !word.isEmpty else { continue }   // a lone quote: no word of the model

@@ -263,6 +263,27 @@ struct LanguageModelTests {
         #expect(keys["think”"] == 9, "no punctuation before it: the quote is typed")
     }
 
+    @Test("presage protocol: after \"don'\" the keyboard completes the contraction and offers what is left (\"t\")")
+    func contractionsAreCompleted() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let corpus = dir.appendingPathComponent("c.txt").path
+        try "I don't know. You don't know. We didn't go. It's late. It's cold. I do know.\n"
+            .write(toFile: corpus, atomically: true, encoding: .utf8)
+        let path = dir.appendingPathComponent("c.sqlite").path
+        var config = NgramBuildConfig(inputs: [corpus], output: path)
+        config.text.lowercase = true
+        config.languageModel = true
+        _ = try NgramBuild.run(config, progress: StageProgress(quiet: true))
+        #expect(Evaluation.presageTokens(Array("I don't, it's".utf8), lowercase: false).map(\.afterApostrophe) == [false, false, true, false, true])
+        let text = dir.appendingPathComponent("typed.txt").path
+        try "They don't know.\n".write(toFile: text, atomically: true, encoding: .utf8)
+        var keys: [String: Int] = [:]
+        _ = try Evaluation.ksr(store: path, files: [text], suggestions: 3, protocol: .presage(caseInsensitive: false)) { keys[$0] = $1 }
+        // "t" is the rest of "don't": offered before anything is typed; "know" then follows "don't".
+        #expect(keys["t"] == 1 && keys["know"] == 1, "\(keys)")
+    }
+
     @Test func badInputHasClearMessages() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
