@@ -147,9 +147,8 @@ extension Evaluation {
                 style.observe(token.text)
                 trace?(token.text, keys)
                 previous = token.text
-                if let stem, keyboard.predictor.id(of: stem + spelled(token.text)) != nil {
-                    // The context word is the whole contraction, as the store spells it.
-                    let whole = stem + spelled(token.text)
+                // The context word is then the whole contraction, as the store spells it.
+                if let whole = stem.map({ $0 + spelled(token.text) }), keyboard.predictor.id(of: whole) != nil {
                     context.removeLast()
                     keyboard.learn(whole, after: context.last)
                     context.append(whole)

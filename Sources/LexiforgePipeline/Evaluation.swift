@@ -60,17 +60,15 @@ public enum Evaluation {
             report.sentences += 1
             var context: [Int32] = [Int32(StoreSchema.ReservedID.sentenceStart)]
             for id in sentence.map({ predictor.id(of: $0) ?? Int32(StoreSchema.ReservedID.unknown) }) + [eos] {
-                if predictor.hasClusters { report.interpolatedLog10Sum! += try predictor.interpolatedLog10Prob(of: id, context: context) }
-                guard id != eos else { continue }
-                let value = Double(try predictor.logProb(of: id, context: context).value) / StoreSchema.logScale
-                report.log10Sum += value
+                let value = try predictor.log10Probabilities(of: id, context: context)
+                report.log10Sum += value.word
+                if let interpolated = value.interpolated { report.interpolatedLog10Sum! += interpolated }
                 if id == Int32(StoreSchema.ReservedID.unknown) {
                     report.oov += 1
-                    report.oovLog10Sum += value
+                    report.oovLog10Sum += value.word
                 }
                 context.append(id)
             }
-            report.log10Sum += Double(try predictor.logProb(of: eos, context: context).value) / StoreSchema.logScale
             report.tokens += sentence.count + 1
             if tokensOutput != nil { lines.append(sentence.joined(separator: " ")) }
         }

@@ -22,8 +22,8 @@ public enum InspectReport {
         let words = try store.vocabulary().texts.count
         out.append("vocabulary: \(words) words (view `word`), packed \(StoreSchema.wordBlockSize) to a row in wordBlock and wordOrder")
         if let classes = try store.clusterSummary() {
-            out.append("word classes: \(classes.0) classes in use, \(classes.1) words (view cluster_member_view), "
-                       + "\(classes.2) class n-grams; predictions interpolate the class model with weight "
+            out.append("word classes: \(classes.classes) classes in use, \(classes.words) words (view cluster_member_view), "
+                       + "\(classes.ngrams) class n-grams; predictions interpolate the class model with weight "
                        + "\(NgramPredictor.clusterWeight(store.meta))")
         }
         out.append("top words:")

@@ -71,12 +71,14 @@ public enum StoreDiff {
 
     /// Row differences in the class-model tables (`cluster_member`, `cluster_ngram`), in key order.
     static func clusterDifferences(_ a: String, _ b: String, limit: Int) throws -> [String] {
+        let x = try TrainedStore(path: a).clusterRows(), y = try TrainedStore(path: b).clusterRows()
+        guard x != y else { return [] }
+        let onlyInA = Set(x).subtracting(y), onlyInB = Set(y).subtracting(x)
         var lines: [String] = []
-        for table in ["cluster_member", "cluster_ngram"] {
-            let x = try TrainedStore(path: a).clusterRows(table), y = try TrainedStore(path: b).clusterRows(table)
-            guard x != y else { continue }
-            let onlyA = Set(x).subtracting(y).sorted(), onlyB = Set(y).subtracting(x).sorted()
-            let all = onlyA.map { "\(table) \($0): only in A" } + onlyB.map { "\(table) \($0): only in B" }
+        for table in StoreSchema.clusterTables {
+            let onlyA = onlyInA.filter { $0.hasPrefix(table + " ") }.sorted()
+            let onlyB = onlyInB.filter { $0.hasPrefix(table + " ") }.sorted()
+            let all = onlyA.map { "\($0): only in A" } + onlyB.map { "\($0): only in B" }
             lines += all.prefix(limit)
             if all.count > limit { lines.append("\(table): \(all.count - limit) more difference(s)") }
         }

@@ -13,9 +13,9 @@ final class ClusterLM: @unchecked Sendable {
     let memberProb: [Double]
     /// Word ids of each class by descending p(w | class), ties by id.
     let members: [[Int32]]
-    let classCount: Int
-    /// Class n-grams (``key(_:)``) → log10 probability and backoff.
-    let entries: [UInt64: (logprob: Float, backoff: Float)]
+    var classCount: Int { members.count }
+    /// The log10 backoff of each class n-gram that has one (``key(_:)``).
+    let backoffs: [UInt64: Float]
     /// Each class context's explicit continuations (context ``key(_:)`` → class and log10 probability).
     let continuations: [UInt64: [(cluster: Int32, logprob: Float)]]
     private var distributions: [UInt64: [Double]] = [:]
@@ -23,7 +23,7 @@ final class ClusterLM: @unchecked Sendable {
 
     /// Reads the class tables, or nil when the store has none.
     init?(_ db: Database, words: Int, order: Int, weight: Double) throws {
-        guard try db.tableExists("cluster_member") else { return nil }
+        guard try db.tableExists(StoreSchema.clusterTables[0]) else { return nil }
         self.weight = weight
         self.order = order
         var classOf = [Int32](repeating: -1, count: words)
@@ -37,7 +37,7 @@ final class ClusterLM: @unchecked Sendable {
             memberProb[word] = pow(10, Double(logprob) / StoreSchema.logScale)
             classCount = max(classCount, cluster + 1)
         }
-        var entries: [UInt64: (logprob: Float, backoff: Float)] = [:]
+        var backoffs: [UInt64: Float] = [:]
         var continuations: [UInt64: [(cluster: Int32, logprob: Float)]] = [:]
         let grams = try Row.fetchCursor(db, sql: "SELECT context, cluster, logprob, backoff FROM cluster_ngram")
         while let row = try grams.next() {
@@ -46,9 +46,8 @@ final class ClusterLM: @unchecked Sendable {
             let contextKey = Self.key(ids[...])
             ids.append(Int32(cluster))
             classCount = max(classCount, cluster + 1)
-            let value = Float(Double(logprob) / StoreSchema.logScale)
-            entries[Self.key(ids[...])] = (value, Float(Double(backoff) / StoreSchema.logScale))
-            continuations[contextKey, default: []].append((Int32(cluster), value))
+            if backoff != 0 { backoffs[Self.key(ids[...])] = Float(Double(backoff) / StoreSchema.logScale) }
+            continuations[contextKey, default: []].append((Int32(cluster), Float(Double(logprob) / StoreSchema.logScale)))
         }
         self.continuations = continuations
         var members = [[Int32]](repeating: [], count: classCount)
@@ -59,8 +58,7 @@ final class ClusterLM: @unchecked Sendable {
         self.classOf = classOf
         self.memberProb = memberProb
         self.members = members
-        self.classCount = classCount
-        self.entries = entries
+        self.backoffs = backoffs
     }
 
     /// A class n-gram as one integer: 12 bits per id (``StoreSchema/maxClusters``), then the length.
@@ -94,7 +92,7 @@ final class ClusterLM: @unchecked Sendable {
             p = [Double](repeating: 0, count: classCount)
         } else {
             p = distribution(Array(context.dropFirst()))
-            if let backoff = entries[key]?.backoff, backoff != 0 {
+            if let backoff = backoffs[key] {
                 let weight = pow(10, Double(backoff))
                 for i in p.indices { p[i] *= weight }
             }
@@ -118,20 +116,23 @@ extension NgramPredictor {
     /// Whether the store carries a class model (built with `--classes`).
     public var hasClusters: Bool { clusters != nil }
 
-    /// log10 p(word | context) as the predictions score it: interpolated with the class model
-    /// when the store has one. `context` holds ids, oldest first (`<s>` first at a sentence start).
-    public func interpolatedLog10Prob(of word: Int32, context: [Int32]) throws -> Double {
-        try interpolatedLogProb(of: word, context: context).value
+    /// log10 p(word | context) as the word model gives it (the ARPA value), and as the predictions
+    /// score it, interpolated with the class model (nil when the store has none). `context` holds
+    /// ids, oldest first (`<s>` first at a sentence start).
+    public func log10Probabilities(of word: Int32, context: [Int32]) throws -> (word: Double, interpolated: Double?) {
+        let lp = try interpolatedLogProb(of: word, context: context)
+        return (Double(lp.wordValue) / StoreSchema.logScale, clusters == nil ? nil : lp.value)
     }
 
     /// p(w | h) = (1 − λ) p_word(w | h) + λ p_class(w | h) with the store's class model, or the
-    /// word model's back-off probability when it has none; log10, and the word n-gram order matched.
-    func interpolatedLogProb(of word: Int32, context h: [Int32]) throws -> (value: Double, order: Int) {
+    /// word model's back-off probability when it has none; log10, the word n-gram order matched,
+    /// and the word model's own value (store units).
+    func interpolatedLogProb(of word: Int32, context h: [Int32]) throws -> (value: Double, order: Int, wordValue: Int) {
         let lp = try logProb(of: word, context: h)
         let pWord = pow(10, Double(lp.value) / StoreSchema.logScale)
-        guard let clusters else { return (log10(pWord), lp.order) }
+        guard let clusters else { return (log10(pWord), lp.order, lp.value) }
         let pClass = clusters.probability(of: word, clusters.distribution(clusters.classContext(h)))
-        return (log10((1 - clusters.weight) * pWord + clusters.weight * pClass), lp.order)
+        return (log10((1 - clusters.weight) * pWord + clusters.weight * pClass), lp.order, lp.value)
     }
 
     /// The top `limit` by the interpolated probability: the word model's best `m` and the class
@@ -222,23 +223,24 @@ extension TrainedStore {
     /// words with a class, class n-grams.
     public func clusterSummary() throws -> (classes: Int, words: Int, ngrams: Int)? {
         try queue.read { db in
-            guard try db.tableExists("cluster_member") else { return nil }
+            guard try db.tableExists(StoreSchema.clusterTables[0]) else { return nil }
             return (try Int.fetchOne(db, sql: "SELECT count(DISTINCT cluster) FROM cluster_member WHERE cluster >= 3") ?? 0,
                     try Int.fetchOne(db, sql: "SELECT count(*) FROM cluster_member") ?? 0,
                     try Int.fetchOne(db, sql: "SELECT count(*) FROM cluster_ngram") ?? 0)
         }
     }
 
-    /// The rows of a class-model table (`cluster_member` or `cluster_ngram`) in key order, each as
-    /// its values separated by spaces; empty when the store has none (for `diff`).
-    public func clusterRows(_ table: String) throws -> [String] {
-        guard ["cluster_member", "cluster_ngram"].contains(table) else { return [] }
-        return try queue.read { db in
-            guard try db.tableExists(table) else { return [] }
-            return try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2").map { row in
-                row.databaseValues.map(\.description).joined(separator: " ")
+    /// The rows of the class-model tables (``StoreSchema/clusterTables``) in key order, each as the
+    /// table name and its values separated by spaces; empty when the store has none (for `diff`).
+    public func clusterRows() throws -> [String] {
+        try queue.read { db in
+            var rows: [String] = []
+            for table in StoreSchema.clusterTables where try db.tableExists(table) {
+                rows += try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2").map { row in
+                    ([table] + row.databaseValues.map(\.description)).joined(separator: " ")
+                }
             }
+            return rows
         }
     }
 }
-

@@ -38,6 +38,9 @@ extension StoreSchema {
         """,
     ]
 
+    /// The class model's tables, `cluster_member` first.
+    public static let clusterTables = ["cluster_member", "cluster_ngram"]
+
     /// Class ids go up to this (12 bits each, so a class n-gram of order ≤ 5 packs in 64 bits).
     public static let maxClusters = 4000
 }
