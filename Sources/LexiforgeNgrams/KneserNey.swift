@@ -24,6 +24,9 @@ public struct EstimationOptions: Sendable, Equatable {
     public var clusterWeight = EstimationOptions.defaultClusterWeight
     /// Chosen on the keystroke bench's development texts (pride-and-prejudice, sherlock-holmes).
     public static let defaultClusterWeight = 0.3
+    /// Suffix rules to learn from the vocabulary for forms the corpus never showed (``FormRules``);
+    /// 0 (the default) learns none.
+    public var formRules = 0
 
     public init() {}
 
@@ -57,6 +60,8 @@ public struct LanguageModel: Sendable {
     /// before any pruning, with its weight.
     public var clusterModel: ClusterModel?
     public var clusterWeight = 0.0
+    /// Suffix rules for unseen forms (``EstimationOptions/formRules``), from the vocabulary.
+    public var formRules: FormRules?
 
     public var order: Int { counts.order }
 
@@ -232,6 +237,9 @@ public enum KneserNey {
         if options.clusters > 0 && N >= 2 {
             model.clusterModel = ClusterModel(counts: counts, classes: options.clusters)
             model.clusterWeight = options.clusterWeight
+        }
+        if options.formRules > 0 {
+            model.formRules = FormRules.learn(words: counts.words, limit: options.formRules)
         }
         return model
     }

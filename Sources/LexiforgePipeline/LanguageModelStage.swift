@@ -20,6 +20,9 @@ public enum LanguageModelStage {
             progress.say("  word classes: \(clusters.clusters.count) (exchange algorithm, \(clusters.clusters.passes) passes, "
                          + "\(clusters.clusters.lastMoves) moves in the last), class model weight \(model.clusterWeight)")
         }
+        if let forms = model.formRules {
+            progress.say("  form rules: \(forms.rules.count) suffix rules, \(forms.derivations) derivations of unseen forms")
+        }
         if model.pruned.contains(where: { $0 > 0 }) {
             progress.say("  pruned n-grams per order: " + model.pruned.map(String.init).joined(separator: ", "))
         }
@@ -35,7 +38,8 @@ public enum LanguageModelStage {
             + ",\"prune\":\(options.entropyThreshold)"
             + ",\"vocab_size\":\(vocabularySize.map(String.init) ?? "null")"
             + ",\"pruned\":[\(model.pruned.map(String.init).joined(separator: ","))]"
-            + (model.clusterModel != nil ? ",\"clusters\":\(options.clusters),\"cluster_weight\":\(model.clusterWeight)" : "") + "}"
+            + (model.clusterModel != nil ? ",\"clusters\":\(options.clusters),\"cluster_weight\":\(model.clusterWeight)" : "")
+            + (model.formRules != nil ? ",\"form_rules\":\(options.formRules)" : "") + "}"
     }
 
     /// The estimation options a store was built with (from its `language_model` row).
@@ -49,6 +53,7 @@ public enum LanguageModelStage {
         if let prune = object["prune"] as? Double { options.entropyThreshold = prune }
         if let clusters = object["clusters"] as? Int { options.clusters = clusters }
         if let weight = object["cluster_weight"] as? Double { options.clusterWeight = weight }
+        if let rules = object["form_rules"] as? Int { options.formRules = rules }
         let pruned = (object["pruned"] as? [Int])?.contains { $0 > 0 } ?? false
         return (options, object["vocab_size"] as? Int, pruned || object["vocab_size"] as? Int != nil)
     }

@@ -78,7 +78,9 @@ public struct CorpusManifest: Sendable {
 /// `min_count` (array of counts per order from 2, like `--min-count 1,2`; needs `language_model`),
 /// `prune` (entropy threshold, default 0; needs `language_model`), `vocab_size` (default: all) and
 /// `classes` (K word classes for a class model the predictions interpolate with, like `--classes`,
-/// default 0 = none; needs `language_model`) with `class_weight` (its λ, default 0.3).
+/// default 0 = none; needs `language_model`) with `class_weight` (its λ, default 0.3), and
+/// `form_rules` (suffix rules for unseen forms, like `--form-rules`, default 0 = none; needs
+/// `language_model`).
 /// `wordlists` (manifest names of combined wordlists) merges their lexicon with the counts, as
 /// `frequency_source` ("mix", "list" or "corpus"), `list_weight` (0-1) and `min_corpus_count`
 /// say (see ``LexiconMerge``). `swipe_layouts` (layout names or JSON files, e.g. `["qwerty"]`)
@@ -113,6 +115,8 @@ public struct ModelFile: Sendable, Equatable {
     /// Word classes of the interpolated class model (0: none), and its weight.
     public var classes = 0
     public var classWeight = EstimationOptions.defaultClusterWeight
+    /// Suffix rules for unseen forms (0: none).
+    public var formRules = 0
     public var tokenizer: TokenizerMode = .keyboard
     public var normalization: UnicodeNormalization = .none
     public var straightQuotes = false
@@ -131,7 +135,7 @@ public struct ModelFile: Sendable, Equatable {
     public static let knownKeys: Set<String> = [
         "name", "description", "corpora", "order", "lowercase", "keep_punctuation", "replace_invalid_utf8",
         "wordlists", "frequency_source", "list_weight", "min_corpus_count",
-        "language_model", "min_count", "prune", "vocab_size", "classes", "class_weight",
+        "language_model", "min_count", "prune", "vocab_size", "classes", "class_weight", "form_rules",
         "tokenizer", "normalization", "straight_quotes", "number_class", "word_classes", "lemma_training",
         "swipe_layouts", "hmm_tagged", "hmm_tagset", "hmm_states", "hmm_seed", "hmm_iterations",
     ]
@@ -234,6 +238,12 @@ public struct ModelFile: Sendable, Equatable {
         if (classes ?? 0) > 0 && languageModel != true {
             problems.append("\(path): \"classes\" builds a class model beside the language model; add \"language_model\": true")
         }
+        let formRules = dict["form_rules"] == nil ? 0 : dict["form_rules"] as? Int
+        if formRules == nil || formRules! < 0 {
+            problems.append("\(path): \"form_rules\" must be a number of suffix rules, 0 (none) or more, such as 200")
+        } else if formRules! > 0 && languageModel != true {
+            problems.append("\(path): \"form_rules\" gives unseen forms a share of the language model's <unk> probability; add \"language_model\": true")
+        }
         let swipeLayouts = dict["swipe_layouts"] == nil ? [] : dict["swipe_layouts"] as? [String]
         if swipeLayouts == nil { problems.append("\(path): \"swipe_layouts\" must be an array of layout names (qwerty, qwertz, azerty) or layout JSON files") }
         if !problems.isEmpty { throw PipelineError(problems) }
@@ -243,6 +253,7 @@ public struct ModelFile: Sendable, Equatable {
         self.vocabSize = vocabSize
         self.classes = classes!
         self.classWeight = classWeight!
+        self.formRules = formRules!
         self.name = name!
         self.description = dict["description"] as? String ?? ""
         self.corpora = corpora!
@@ -311,6 +322,7 @@ public enum Train {
         config.estimation.entropyThreshold = model.prune
         config.estimation.clusters = model.classes
         config.estimation.clusterWeight = model.classWeight
+        config.estimation.formRules = model.formRules
         config.vocabularySize = model.vocabSize
         progress.say("model \(model.name): \(model.description)")
         let layouts = try model.swipeLayouts.map { try SwipeLayout.named($0) }

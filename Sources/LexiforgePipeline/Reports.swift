@@ -26,6 +26,9 @@ public enum InspectReport {
                        + "\(classes.ngrams) class n-grams; predictions interpolate the class model with weight "
                        + "\(NgramPredictor.clusterWeight(store.meta))")
         }
+        if let rules = try store.formRuleCount() {
+            out.append("form rules: \(rules) suffix rules (table \(StoreSchema.formRuleTable)); completions add forms they derive once the known words run out")
+        }
         out.append("top words:")
         for s in try store.topWords(limit: 10) { out.append("  \(s.word)\t\(s.count)") }
         if store.order >= 2 {

@@ -65,17 +65,17 @@ public enum StoreDiff {
             }
             if differences > limit { data.append("\(name): \(differences - limit) more difference(s)") }
         }
-        data += try clusterDifferences(a, b, limit: limit)
+        data += try optionalTableDifferences(a, b, limit: limit)
         return Result(data: data, provenance: provenance)
     }
 
-    /// Row differences in the class-model tables (`cluster_member`, `cluster_ngram`), in key order.
-    static func clusterDifferences(_ a: String, _ b: String, limit: Int) throws -> [String] {
-        let x = try TrainedStore(path: a).clusterRows(), y = try TrainedStore(path: b).clusterRows()
+    /// Row differences in the optional model tables (class model, suffix rules), in key order.
+    static func optionalTableDifferences(_ a: String, _ b: String, limit: Int) throws -> [String] {
+        let x = try TrainedStore(path: a).optionalModelRows(), y = try TrainedStore(path: b).optionalModelRows()
         guard x != y else { return [] }
         let onlyInA = Set(x).subtracting(y), onlyInB = Set(y).subtracting(x)
         var lines: [String] = []
-        for table in StoreSchema.clusterTables {
+        for table in StoreSchema.optionalModelTables {
             let onlyA = onlyInA.filter { $0.hasPrefix(table + " ") }.sorted()
             let onlyB = onlyInB.filter { $0.hasPrefix(table + " ") }.sorted()
             let all = onlyA.map { "\($0): only in A" } + onlyB.map { "\($0): only in B" }

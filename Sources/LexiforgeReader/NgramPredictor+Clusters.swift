@@ -230,12 +230,13 @@ extension TrainedStore {
         }
     }
 
-    /// The rows of the class-model tables (``StoreSchema/clusterTables``) in key order, each as the
-    /// table name and its values separated by spaces; empty when the store has none (for `diff`).
-    public func clusterRows() throws -> [String] {
+    /// The rows of the optional model tables (``StoreSchema/optionalModelTables``: class model,
+    /// suffix rules) in key order, each as the table name and its values separated by spaces;
+    /// empty when the store has none (for `diff`).
+    public func optionalModelRows() throws -> [String] {
         try queue.read { db in
             var rows: [String] = []
-            for table in StoreSchema.clusterTables where try db.tableExists(table) {
+            for table in StoreSchema.optionalModelTables where try db.tableExists(table) {
                 rows += try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2").map { row in
                     ([table] + row.databaseValues.map(\.description)).joined(separator: " ")
                 }

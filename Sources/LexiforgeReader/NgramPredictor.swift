@@ -8,7 +8,8 @@ public struct Prediction: Sendable, Equatable, CustomStringConvertible {
     /// log10 p(word | context) as the store holds it (back-off applied).
     public var log10Probability: Double
     /// The order of the n-gram that gave the probability: 3 = two words of context matched,
-    /// 2 = one, 1 = none (unigram, backed off).
+    /// 2 = one, 1 = none (unigram, backed off); 0 = a form the store never saw, derived by its
+    /// suffix rules (``NgramPredictor/derivedForms(of:limit:excluding:)``).
     public var order: Int
 
     public var probability: Double { pow(10, log10Probability) }
@@ -63,9 +64,13 @@ public final class NgramPredictor: Sendable {
     let cache = ContinuationCache(capacity: 1 << 18)
     /// The class-based model interpolated with the word model, when the store has one.
     let clusters: ClusterLM?
+    /// The suffix rules for unseen forms, when the store has them and they are wanted.
+    let forms: FormDeriver?
 
+    /// `derivedForms`: whether completions are topped up with forms the store's suffix rules
+    /// derive (when it has them, `ngrams --form-rules`) once its known words run out.
     /// - Throws: ``StoreError/noLanguageModel(_:)`` for a counts-only store.
-    public init(store: TrainedStore) throws {
+    public init(store: TrainedStore, derivedForms: Bool = true) throws {
         guard store.hasLanguageModel else { throw StoreError.noLanguageModel(store.path) }
         self.store = store
         order = store.order
@@ -78,6 +83,7 @@ public final class NgramPredictor: Sendable {
         let words = vocabulary.texts, lp = vocabulary.logprobs
         let weight = Self.clusterWeight(store.meta)
         clusters = try store.queue.inDatabase { db in try ClusterLM(db, words: words.count, order: store.order, weight: weight) }
+        forms = derivedForms ? try store.queue.inDatabase { db in try FormDeriver(db) } : nil
         self.words = words
         unigramLogProb = lp
         unigramBackoff = vocabulary.backoffs
@@ -127,10 +133,14 @@ public final class NgramPredictor: Sendable {
     }
 
     /// The most likely words starting with `prefix` after `context`, ranked by probability (not by length).
+    /// When fewer than `limit` known words start with `prefix` and the store has suffix rules
+    /// (`ngrams --form-rules`), the list is topped up with forms of known words it never saw
+    /// (``derivedForms(of:limit:excluding:)``, order 0), after the known words.
     public func completions(of prefix: String, after context: [String], limit: Int = 3,
                             excluding: Set<String> = []) throws -> [Prediction] {
-        try ranked(context: suggestionContext(context), prefix: prefix.isEmpty ? nil : Array(prefix.utf8),
-                   limit: limit, excluding: excluding)
+        let h = suggestionContext(context)
+        let known = try ranked(context: h, prefix: prefix.isEmpty ? nil : Array(prefix.utf8), limit: limit, excluding: excluding)
+        return prefix.isEmpty ? known : try withDerivedForms(known, prefix: prefix, context: h, limit: limit, excluding: excluding)
     }
 
     /// The most likely first words of a sentence.

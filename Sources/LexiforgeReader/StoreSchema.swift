@@ -149,9 +149,10 @@ public enum StoreSchema {
     /// The statements that create an empty store of the given order, in execution order.
     /// `languageModel` adds the `logprob` and `backoff` columns; `topTables` adds the `_top`
     /// tables (see ``topContinuationThreshold``); `wordClasses` adds the `word_class` table;
-    /// `clusters` the class-based model (``clusterCreationStatements``).
+    /// `clusters` the class-based model (``clusterCreationStatements``); `formRules` the suffix
+    /// rules for unseen forms (``formRuleCreationStatements``).
     public static func creationStatements(order: Int, languageModel: Bool = false, topTables: Bool = false,
-                                          wordClasses: Bool = false, clusters: Bool = false) -> [String] {
+                                          wordClasses: Bool = false, clusters: Bool = false, formRules: Bool = false) -> [String] {
         precondition((1...maxOrder).contains(order))
         let lm = languageModel
         var sql = [
@@ -209,6 +210,7 @@ public enum StoreSchema {
             if lm && topTables { sql += (2...order).map { topTableStatement(order: $0) } }
         }
         if lm && clusters { sql += clusterCreationStatements }
+        if lm && formRules { sql += formRuleCreationStatements }
         return sql
     }
 }

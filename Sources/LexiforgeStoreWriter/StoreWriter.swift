@@ -157,7 +157,7 @@ public enum StoreWriter {
         let topTables = model != nil && (topLists ?? (rows >= StoreSchema.topContinuationThreshold))
         let statements = StoreSchema.creationStatements(
             order: counts.order, languageModel: model != nil, topTables: topTables, wordClasses: columns != nil,
-            clusters: model?.clusterModel != nil)
+            clusters: model?.clusterModel != nil, formRules: model?.formRules != nil)
         try build(file, pageSize: pageSize(for: counts, lexicon: lexicon)) { db in
             for sql in statements
             where !sql.hasPrefix("CREATE UNIQUE INDEX") && !sql.hasPrefix("CREATE INDEX") {
@@ -186,6 +186,12 @@ public enum StoreWriter {
                 if topTables, let model { try insertTopLists(table, logProbs: model.logProbs[k], db: db) }
             }
             if let clusters = model?.clusterModel { try insertClusters(clusters, db: db) }
+            if let forms = model?.formRules {
+                let insert = try db.makeStatement(sql: "INSERT INTO \(StoreSchema.formRuleTable)(strip, append, stems, logprob) VALUES (?, ?, ?, ?)")
+                for rule in forms.rules {
+                    try insert.execute(arguments: [rule.strip, rule.append, Int64(rule.stems), quantized(rule.log10Weight)])
+                }
+            }
             if let lexicon { try LexiconRows.insert(lexicon, words: counts.words, wordClasses: columns != nil, db: db) }
             if let hmm { try insertHMM(hmm, db: db) }
             for sql in statements

@@ -62,6 +62,9 @@ struct Ngrams: ParsableCommand {
     @Option(help: ArgumentHelp("Weight of the class model in the interpolation (with --classes).", valueName: "LAMBDA"))
     var classWeight: Double = EstimationOptions.defaultClusterWeight
 
+    @Option(help: ArgumentHelp("Also learn up to N suffix rules from the vocabulary, so completions can offer forms the corpus never showed once the known words run out (e.g. 200; 0 = none).", valueName: "N"))
+    var formRules: Int = 0
+
     @OptionGroup var build: BuildOptions
 
     /// `--min-count` as counts for orders 1...5 (unigrams are never pruned).
@@ -94,6 +97,10 @@ struct Ngrams: ParsableCommand {
         if classes > 0 && (!languageModel || order < 2) {
             throw ValidationError("--classes builds a class model beside the language model; add --language-model and use --order 2 or more")
         }
+        guard formRules >= 0 else { throw ValidationError("--form-rules \(formRules) must be 0 (none) or more") }
+        if formRules > 0 && !languageModel {
+            throw ValidationError("--form-rules gives unseen forms a share of the language model's <unk> probability; add --language-model")
+        }
     }
 
     func run() throws {
@@ -113,6 +120,7 @@ struct Ngrams: ParsableCommand {
             config.estimation.entropyThreshold = prune
             config.estimation.clusters = classes
             config.estimation.clusterWeight = classWeight
+            config.estimation.formRules = formRules
             config.vocabularySize = vocabSize
             let progress = StageProgress(quiet: build.quiet)
             let report = try NgramBuild.run(config, progress: progress)

@@ -18,6 +18,9 @@ DG="$SHARED_DATA/corpora/dorian-gray-pg174.txt"
 # With a class model (128 word classes, weight 0.3: chosen on the development texts).
 "$BIN" ngrams "$DG" -o "$WORK/dgc.sqlite" --lowercase --straight-quotes --language-model --classes 128 --quiet
 "$BIN" ngrams "$DG" -o "$WORK/dgc-all.sqlite" --lowercase --straight-quotes --language-model --classes 128 --keep-gutenberg-boilerplate --quiet
+# With classes and suffix rules for unseen forms (5000: every rule of 2 stems or more on Dorian Gray).
+"$BIN" ngrams "$DG" -o "$WORK/dgf.sqlite" --lowercase --straight-quotes --language-model --classes 128 --form-rules 5000 --quiet
+"$BIN" ngrams "$DG" -o "$WORK/dgf-all.sqlite" --lowercase --straight-quotes --language-model --classes 128 --form-rules 5000 --keep-gutenberg-boilerplate --quiet
 rm -f "$WORK/t2n-dg.db"
 for n in 1 2 3; do text2ngram -n $n -l -a -f sqlite -o "$WORK/t2n-dg.db" "$DG" >/dev/null 2>&1; done
 # Presage as the issue's anchor (smoothed n-gram predictor only), and adapting: its default
@@ -68,5 +71,9 @@ for name in frankenstein-pg84 alice-pg11-body pride-and-prejudice-pg1342 sherloc
     ka3=$(STORE="$WORK/dgc.sqlite" ours_ksr "$held" --suggestions 3 --protocol presage --adapt); ka6=$(STORE="$WORK/dgc.sqlite" ours_ksr "$held" --suggestions 6 --protocol presage --adapt)
     perplexities=$("$BIN" eval perplexity "$WORK/dgc.sqlite" "$held" | awk '$1 == "perplexity" {w = $2} $1 == "perplexity_with_classes" {c = $2} END {printf "%s, with classes %s", w, c}')
     say "    lexiforge --classes 128, presage protocol: ${k3}% / ${k6}% ($(delta "$k3" "$c3") / $(delta "$k6" "$c6") from the word model): $(verdict "$k3" "$k6" "$p"); boilerplate kept ${kb3}% / ${kb6}%: $(verdict "$kb3" "$kb6" "$p"); --adapt ${ka3}% / ${ka6}%: against the anchor $(verdict "$ka3" "$ka6" "$p"), against Presage's default predictors $(delta "$ka3" "$pd") / $(delta "$ka6" "$pd"); perplexity (sentences) ${perplexities}"
+    f3=$(STORE="$WORK/dgf.sqlite" ours_ksr "$held" --suggestions 3 --protocol presage); f6=$(STORE="$WORK/dgf.sqlite" ours_ksr "$held" --suggestions 6 --protocol presage)
+    fb3=$(STORE="$WORK/dgf-all.sqlite" ours_ksr "$held" --suggestions 3 --protocol presage); fb6=$(STORE="$WORK/dgf-all.sqlite" ours_ksr "$held" --suggestions 6 --protocol presage)
+    fa3=$(STORE="$WORK/dgf.sqlite" ours_ksr "$held" --suggestions 3 --protocol presage --adapt); fa6=$(STORE="$WORK/dgf.sqlite" ours_ksr "$held" --suggestions 6 --protocol presage --adapt)
+    say "    lexiforge --classes 128 --form-rules 5000, presage protocol: ${f3}% / ${f6}% ($(delta "$f3" "$k3") / $(delta "$f6" "$k6") from classes alone): $(verdict "$f3" "$f6" "$p"); boilerplate kept ${fb3}% / ${fb6}% ($(delta "$fb3" "$p") / $(delta "$fb6" "$p") from the anchor): $(verdict "$fb3" "$fb6" "$p"); --adapt ${fa3}% / ${fa6}%: against the anchor $(verdict "$fa3" "$fa6" "$p"), against Presage's default predictors $(delta "$fa3" "$pd") / $(delta "$fa6" "$pd")"
     say "    lexiforge, sentences protocol (not comparable): ${s3}% / ${s6}%"
 done

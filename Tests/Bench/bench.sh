@@ -97,6 +97,14 @@ cls_bytes=$(stat -c %s "$WORK/g11cls.sqlite")
 say "with --classes 128: built in $cls_secs s; $cls_bytes bytes (+$((cls_bytes - lm)), ratio to text2ngram's database $(ratio "$cls_bytes" "$t2nbytes")); query latency:"
 "$BIN" bench-queries "$WORK/g11cls.sqlite" "$HELD" --queries 10000 | sed 's/^/  /' | tee -a "$REPORT"
 rm -f "$WORK/g11cls.sqlite"
+# The same store with suffix rules for unseen forms (--form-rules 5000): what they cost.
+start=$(date +%s.%N)
+"$BIN" ngrams "$G11" -o "$WORK/g11forms.sqlite" --order 3 --language-model --form-rules 5000 --quiet
+forms_secs=$(python3 -c "import time; print(f'{time.time() - $start:.2f}')")
+forms_bytes=$(stat -c %s "$WORK/g11forms.sqlite")
+say "with --form-rules 5000: built in $forms_secs s; $forms_bytes bytes (+$((forms_bytes - lm)), ratio to text2ngram's database $(ratio "$forms_bytes" "$t2nbytes")); query latency:"
+"$BIN" bench-queries "$WORK/g11forms.sqlite" "$HELD" --queries 10000 | sed 's/^/  /' | tee -a "$REPORT"
+rm -f "$WORK/g11forms.sqlite"
 "$BIN" export arpa "$WORK/g11lm.sqlite" -o "$WORK/g11.arpa"
 "$BIN" eval perplexity "$WORK/g11lm.sqlite" "$HELD" --write-tokens "$WORK/held.tok" >"$WORK/ppl"
 ours=$(awk '$1 == "perplexity" {print $2}' "$WORK/ppl")

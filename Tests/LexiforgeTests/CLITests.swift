@@ -187,6 +187,8 @@ struct CLITests {
         (["--classes", "8"], "add --language-model"),
         (["--language-model", "--classes", "5000"], "--classes 5000 is out of range"),
         (["--language-model", "--classes", "8", "--class-weight", "1"], "--class-weight 1.0 must be between 0 and 1"),
+        (["--form-rules", "100"], "--form-rules gives unseen forms a share of the language model's <unk> probability; add --language-model"),
+        (["--language-model", "--form-rules=-1"], "--form-rules -1 must be 0 (none) or more"),
     ])
     func classesValidation(_ arguments: [String], _ message: String) throws {
         let dir = try TemporaryFolder()
@@ -293,6 +295,11 @@ struct CLITests {
         #expect(NgramPredictor.clusterWeight(store.meta) == 0.25)
         let inspect = try CLI.run(["inspect", output])
         #expect(inspect.stdout.contains("word classes: 4 classes in use"), "stdout: \(inspect.stdout)")
+
+        let (dir3, model3, _) = try Self.modelFolder(sha256: Tiny.sha256["tiny.txt"]!, extraModelKey: ", \"language_model\": true, \"form_rules\": -2")
+        let badRules = try CLI.run(["train", model3, "-o", dir3.file("c.sqlite"), "--quiet"])
+        #expect(badRules.status == 1)
+        #expect(badRules.stderrLines.first?.contains("\"form_rules\" must be a number of suffix rules") == true, "stderr: \(badRules.stderr)")
 
         let (dir2, model2, _) = try Self.modelFolder(sha256: Tiny.sha256["tiny.txt"]!, extraModelKey: ", \"classes\": 4")
         let refused = try CLI.run(["train", model2, "-o", dir2.file("b.sqlite"), "--quiet"])

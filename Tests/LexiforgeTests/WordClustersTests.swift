@@ -189,7 +189,7 @@ struct WordClustersTests {
         }
         let whole = try build([first, second], "whole.sqlite")
         let a = try build([first], "a.sqlite"), b = try build([second], "b.sqlite")
-        #expect(try TrainedStore(path: whole).clusterRows().filter { $0.hasPrefix("cluster_ngram ") }.count > 0)
+        #expect(try TrainedStore(path: whole).optionalModelRows().filter { $0.hasPrefix("cluster_ngram ") }.count > 0)
         let merged = dir.appendingPathComponent("m.sqlite").path
         _ = try Merge.run(a, b, output: merged, progress: StageProgress(quiet: true))
         #expect(try StoreDiff.run(whole, merged).data.isEmpty)
