@@ -32,46 +32,58 @@ public struct FormRules: Sendable, Equatable {
         guard limit > 0 else { return FormRules(rules: [], derivations: 0) }
         let minStem = StoreSchema.formMinStem, maxSuffix = StoreSchema.formMaxSuffix
         let formable = words.filter(StoreSchema.isFormable)
-        // Endings seen on each stem.
-        var endings: [String: [String]] = [:]
+        // Endings seen on each stem, as ids (a few thousand distinct endings; pairs of them are
+        // counted by a 64-bit key, which keeps gutenberg-11m's millions of pairs small).
+        var endingID: [String: Int32] = [:]
+        var endingText: [String] = []
+        var endings: [String: [Int32]] = [:]
         for word in formable {
             let letters = Array(word)
             for k in 0...min(maxSuffix, letters.count - minStem) {
-                endings[String(letters[..<(letters.count - k)]), default: []].append(String(letters[(letters.count - k)...]))
+                let ending = String(letters[(letters.count - k)...])
+                let id = endingID[ending] ?? {
+                    endingText.append(ending)
+                    endingID[ending] = Int32(endingText.count - 1)
+                    return Int32(endingText.count - 1)
+                }()
+                endings[String(letters[..<(letters.count - k)]), default: []].append(id)
             }
         }
-        var bases: [String: Int] = [:]
-        var pairs: [Pair: Int] = [:]
+        var bases = [Int](repeating: 0, count: endingText.count)
+        var pairs: [UInt64: Int32] = [:]
         for list in endings.values {
             for a in list {
-                bases[a, default: 0] += 1
-                for b in list where b != a { pairs[Pair(strip: a, append: b), default: 0] += 1 }
+                bases[Int(a)] += 1
+                for b in list where b != a { pairs[UInt64(UInt32(a)) << 32 | UInt64(UInt32(b)), default: 0] += 1 }
             }
         }
-        let kept = pairs.filter { $0.value >= 2 }.sorted { x, y in
-            x.value != y.value ? x.value > y.value : x.key.precedes(y.key)
-        }.prefix(limit)
-        var productivity: [String: [(append: String, p: Double)]] = [:]
-        for (pair, stems) in kept {
-            productivity[pair.strip, default: []].append((pair.append, Double(stems) / Double(bases[pair.strip]!)))
+        func pair(_ key: UInt64) -> Pair { Pair(strip: endingText[Int(key >> 32)], append: endingText[Int(key & 0xFFFF_FFFF)]) }
+        let kept = pairs.filter { $0.value >= 2 }.map { (pair: pair($0.key), key: $0.key, stems: Int($0.value)) }
+            .sorted { x, y in x.stems != y.stems ? x.stems > y.stems : x.pair.precedes(y.pair) }
+            .prefix(limit)
+        var productivity = [[(append: Int32, p: Double)]](repeating: [], count: endingText.count)
+        for rule in kept {
+            let a = Int(rule.key >> 32)
+            productivity[a].append((Int32(rule.key & 0xFFFF_FFFF), Double(rule.stems) / Double(bases[a])))
         }
-        // The mass to share: every derivation of a form the vocabulary does not hold, in word order.
-        let vocabulary = Set(words)
+        // The mass to share: every derivation of a form the vocabulary does not hold. A form
+        // stem + b is in the vocabulary exactly when b is among the stem's endings (the cuts above
+        // include every stem and ending a rule can make), so no form is spelled out here. Stems
+        // are visited in a fixed order, so the sum is the same on every run.
         var total = 0.0
         var derivations = 0
-        for word in formable {
-            let letters = Array(word)
-            for k in 0...min(maxSuffix, letters.count - minStem) {
-                let stem = String(letters[..<(letters.count - k)])
-                for rule in productivity[String(letters[(letters.count - k)...])] ?? [] where !vocabulary.contains(stem + rule.append) {
+        for stem in endings.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            let list = endings[stem]!
+            for a in list {
+                for rule in productivity[Int(a)] where !list.contains(rule.append) {
                     total += rule.p
                     derivations += 1
                 }
             }
         }
-        let rules = kept.map { pair, stems -> Rule in
-            let p = Double(stems) / Double(bases[pair.strip]!)
-            return Rule(strip: pair.strip, append: pair.append, stems: stems, log10Weight: total > 0 ? log10(p / total) : 0)
+        let rules = kept.map { rule -> Rule in
+            let p = Double(rule.stems) / Double(bases[Int(rule.key >> 32)])
+            return Rule(strip: rule.pair.strip, append: rule.pair.append, stems: rule.stems, log10Weight: total > 0 ? log10(p / total) : 0)
         }.sorted { Pair(strip: $0.strip, append: $0.append).precedes(Pair(strip: $1.strip, append: $1.append)) }
         return FormRules(rules: rules, derivations: derivations)
     }
