@@ -30,7 +30,6 @@ public struct FormRules: Sendable, Equatable {
     /// Learns at most `limit` rules from `words` (a vocabulary: each text once).
     public static func learn(words: [String], limit: Int) -> FormRules {
         guard limit > 0 else { return FormRules(rules: [], derivations: 0) }
-        let minStem = StoreSchema.formMinStem, maxSuffix = StoreSchema.formMaxSuffix
         let formable = words.filter(StoreSchema.isFormable)
         // Endings seen on each stem, as ids (a few thousand distinct endings; pairs of them are
         // counted by a 64-bit key, which keeps gutenberg-11m's millions of pairs small).
@@ -38,15 +37,13 @@ public struct FormRules: Sendable, Equatable {
         var endingText: [String] = []
         var endings: [String: [Int32]] = [:]
         for word in formable {
-            let letters = Array(word)
-            for k in 0...min(maxSuffix, letters.count - minStem) {
-                let ending = String(letters[(letters.count - k)...])
+            for (stem, ending) in StoreSchema.formCuts(of: word) {
                 let id = endingID[ending] ?? {
                     endingText.append(ending)
                     endingID[ending] = Int32(endingText.count - 1)
                     return Int32(endingText.count - 1)
                 }()
-                endings[String(letters[..<(letters.count - k)]), default: []].append(id)
+                endings[stem, default: []].append(id)
             }
         }
         var bases = [Int](repeating: 0, count: endingText.count)

@@ -61,12 +61,8 @@ extension NgramPredictor {
         for position in prefixRange(Array(prefix.utf8)).prefix(Self.maxFormSources) {
             let word = words[Int(alphabetical[position])]
             guard StoreSchema.isFormable(word) else { continue }
-            let letters = Array(word)
-            let longest = letters.count - max(minStem, typed.count)   // the longest ending to cut
-            guard longest >= 0 else { continue }
-            for k in 0...min(maxSuffix, longest) {
-                let stem = String(letters[..<(letters.count - k)])
-                for rule in forms.byStrip[String(letters[(letters.count - k)...])] ?? [] { offer(stem, rule) }
+            for (stem, ending) in StoreSchema.formCuts(of: word, shortestStem: typed.count) {
+                for rule in forms.byStrip[ending] ?? [] { offer(stem, rule) }
             }
         }
         // Stems shorter than the prefix: the rest of the prefix starts the appended ending.

@@ -140,7 +140,7 @@ public final class NgramPredictor: Sendable {
                             excluding: Set<String> = []) throws -> [Prediction] {
         let h = suggestionContext(context)
         let known = try ranked(context: h, prefix: prefix.isEmpty ? nil : Array(prefix.utf8), limit: limit, excluding: excluding)
-        return prefix.isEmpty ? known : try withDerivedForms(known, prefix: prefix, context: h, limit: limit, excluding: excluding)
+        return try withDerivedForms(known, prefix: prefix, context: h, limit: limit, excluding: excluding)
     }
 
     /// The most likely first words of a sentence.

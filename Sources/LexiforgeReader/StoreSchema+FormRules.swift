@@ -38,4 +38,16 @@ extension StoreSchema {
     public static func isFormable(_ word: String) -> Bool {
         word.count >= formMinStem && word.allSatisfy(\.isLetter)
     }
+
+    /// Every way a rule can cut `word` into a stem (at least `shortestStem` letters, and at least
+    /// ``formMinStem``) and an ending (at most ``formMaxSuffix``), the whole word with the empty
+    /// ending first; none when the word is shorter than that stem.
+    public static func formCuts(of word: String, shortestStem: Int = formMinStem) -> [(stem: String, ending: String)] {
+        let letters = Array(word)
+        let longest = letters.count - max(formMinStem, shortestStem)   // the longest ending to cut
+        guard longest >= 0 else { return [] }
+        return (0...min(formMaxSuffix, longest)).map { k in
+            (String(letters[..<(letters.count - k)]), String(letters[(letters.count - k)...]))
+        }
+    }
 }
