@@ -22,7 +22,7 @@ STORES       := $(patsubst Corpora/%.model.json,Artifacts/%.sqlite,$(MODELS))
 
 # Build: zlib and SQLite headers. Tests and benchmarks: sqlite3 CLI, presage (text2ngram,
 # presage_simulator), wordnet-base, curl for provisioning without ../shared, time for peak RSS.
-DEB_PACKAGES := zlib1g-dev libsqlite3-dev sqlite3 presage wordnet-base curl ca-certificates time
+DEB_PACKAGES := zlib1g-dev libssl-dev libsqlite3-dev sqlite3 presage wordnet-base curl ca-certificates time
 # Bench only: KenLM's lmplz and build_binary, built from PyPI's kenlm source (Tests/Bench/bench-kenlm.sh).
 BENCH_PACKAGES := cmake g++ libboost-program-options-dev libboost-system-dev libboost-thread-dev libboost-test-dev
 

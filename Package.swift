@@ -26,7 +26,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
@@ -34,6 +33,11 @@ let package = Package(
             path: "Sources/CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CLibcrypto",
+            path: "Sources/CLibcrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
         .target(
             name: "LexiforgeReader",
             dependencies: [
@@ -44,15 +48,14 @@ let package = Package(
         .target(
             name: "LexiforgeCorpus",
             dependencies: [
-                "CZlib",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "CZlib", "CLibcrypto",
             ]),
         .target(name: "LexiforgeText"),
         .target(name: "LexiforgeNgrams", dependencies: ["LexiforgeReader"]),
         .target(name: "LexiforgeHMM", dependencies: ["LexiforgeReader"]),
         .target(name: "LexiforgePerceptron", dependencies: ["LexiforgeReader"]),
         .target(name: "LexiforgeWordlist", dependencies: ["LexiforgeReader", "LexiforgeCorpus", "CZlib"]),
-        .target(name: "LexiforgeSwipe", dependencies: ["LexiforgeReader"]),
+        .target(name: "LexiforgeSwipe", dependencies: ["LexiforgeReader", "LexiforgeCorpus"]),
         .target(
             name: "LexiforgeStoreWriter",
             dependencies: [

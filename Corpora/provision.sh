@@ -5,7 +5,8 @@
 # from $SHARED_DATA/<file> when that exists (../shared/data beside the clone), or unpack
 # $SHARED_DATA/<file>.gz when only a gzipped copy is there (the manifest then names the file as
 # published upstream, so its url and sha256 are the upstream ones), otherwise download it from
-# the entry's public url. Every file is checked against the manifest's
+# the entry's public url (a url of "-" marks development data that is never downloaded: it is
+# skipped when ../shared does not have it). Every file is checked against the manifest's
 # sha256 and a mismatch stops with a message naming the file and both digests.
 # Usage: Corpora/provision.sh [NAME...]   (no names: every entry)
 set -euo pipefail
@@ -30,6 +31,11 @@ while IFS=$'\t' read -r name file sha license source url; do
   elif [ -f "$shared/$file.gz" ]; then
     gzip -dc "$shared/$file.gz" >"$tmp"
     from="$shared/$file.gz (unpacked)"
+  elif [ "$url" = "-" ]; then
+    # Development data with no public download (real swipes): only from ../shared; the
+    # benchmarks and integration tests that need it say so and skip.
+    echo "provision: $name: not in $shared and not downloadable; skipped (development data only)" >&2
+    continue
   else
     echo "provision: $name: downloading $url" >&2
     if ! curl -fsSL --retry 3 -o "$tmp" "$url"; then

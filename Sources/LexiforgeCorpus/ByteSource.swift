@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CZlib
-import Crypto
+import CLibcrypto
 
 /// Reads the raw bytes of one input file, decompressing gzip transparently.
 ///
@@ -20,7 +20,7 @@ import Crypto
 public final class ByteSource {
     public let path: String
     private let fd: Int32
-    private var hasher = SHA256()
+    private let hasher: OpaquePointer
     public private(set) var storedBytes: Int = 0
 
     private var raw: UnsafeMutablePointer<UInt8>
@@ -45,7 +45,12 @@ public final class ByteSource {
         if (st.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory(path) }
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw .unreadable(path, String(cString: strerror(errno))) }
+        guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
+            close(fd)
+            throw .unreadable(path, "libcrypto could not start a SHA-256 digest")
+        }
         self.fd = fd
+        hasher = context
         raw = .allocate(capacity: rawCapacity)
         try fillRaw()
         if rawEnd - rawStart >= 2, raw[rawStart] == 0x1F, raw[rawStart + 1] == 0x8B {
@@ -58,12 +63,21 @@ public final class ByteSource {
     deinit {
         if gzip { inflateEnd(&stream) }
         close(fd)
+        EVP_MD_CTX_free(hasher)
         raw.deallocate()
     }
 
     /// The SHA-256 of the stored bytes, lowercase hex. Valid once ``read(into:capacity:)`` returned 0.
     public func finalizeDigest() -> String {
-        hasher.finalize().map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        // A copy, so the running digest stays usable (finalising ends a context).
+        let copy = EVP_MD_CTX_new()
+        defer { EVP_MD_CTX_free(copy) }
+        guard let copy, EVP_MD_CTX_copy_ex(copy, hasher) == 1, EVP_DigestFinal_ex(copy, &digest, &length) == 1 else {
+            preconditionFailure("libcrypto could not finish a SHA-256 digest")
+        }
+        return digest.prefix(Int(length)).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
     }
 
     private func fillRaw() throws(CorpusError) {
@@ -72,7 +86,7 @@ public final class ByteSource {
         let n = Glibc.read(fd, raw + rawEnd, rawCapacity - rawEnd)
         if n < 0 { throw .unreadable(path, String(cString: strerror(errno))) }
         if n == 0 { rawEOF = true; return }
-        hasher.update(bufferPointer: UnsafeRawBufferPointer(start: raw + rawEnd, count: n))
+        EVP_DigestUpdate(hasher, raw + rawEnd, n)
         rawEnd += n
         storedBytes += n
     }

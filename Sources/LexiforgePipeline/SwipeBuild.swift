@@ -72,83 +72,166 @@ public enum SwipeGenerate {
 }
 
 /// `lexiforge eval swipe`: accuracy, filter recall and latency of the reference decoder on traces.
+///
+/// Words are compared case-insensitively (a swipe has no case). Each trace decodes on the
+/// geometry of its own keyboard (its key rectangles' row height), and, when the store has a
+/// language model and the trace a `"sentence"`, after the words before it (`useContext`).
 public enum SwipeEval {
     public struct Report: Sendable {
         public var swipes = 0, top1 = 0, top4 = 0
-        /// Swipes whose word the dictionary lacks (counted as misses).
-        public var notInDictionary = 0
+        /// Swipes whose word (case-folded) the dictionary has, and their hits.
+        public var inDictionary = 0, top1InDictionary = 0, top4InDictionary = 0
         public var filterKept = [0, 0, 0, 0], allFiltersKept = 0, filterTested = 0
+        /// In-dictionary swipes whose word passed the filters and made the DTW shortlist.
+        public var shortlistKept = 0
+        public var withContext = 0
         public var latenciesMs: [Double] = []
         public var candidatesAfterFilters: [Int] = []
         public var errors: [SwipeTraceError] = []
         public var warnings: [String] = []
         public var misses: [(word: String, got: [String])] = []
         public var loadSeconds = 0.0
+        public var title = ""
+
+        public init() {}
+
+        static func pct(_ a: Int, _ b: Int) -> String { b == 0 ? "-" : String(format: "%.2f%%", 100 * Double(a) / Double(b)) }
+
+        public func quantile(_ p: Double) -> Double {
+            let l = latenciesMs.sorted()
+            guard !l.isEmpty else { return .nan }
+            return l[min(l.count - 1, max(0, Int((p * Double(l.count)).rounded(.up)) - 1))]
+        }
 
         public func render(listMisses: Int = 10) -> String {
-            func pct(_ a: Int, _ b: Int) -> String { b == 0 ? "-" : String(format: "%.2f%%", 100 * Double(a) / Double(b)) }
-            let l = latenciesMs.sorted()
-            func q(_ p: Double) -> Double { l.isEmpty ? .nan : l[min(l.count - 1, Int((p * Double(l.count)).rounded(.up)) - 1 < 0 ? 0 : min(l.count - 1, Int((p * Double(l.count)).rounded(.up)) - 1))] }
+            let pct = Self.pct
             let c = candidatesAfterFilters.sorted()
             var lines = [
-                "swipes \(swipes) (\(errors.count) unreadable lines, \(notInDictionary) words not in the dictionary)",
-                "top-1 \(pct(top1, swipes))  top-4 \(pct(top4, swipes))",
-                "filters kept the word: start point \(pct(filterKept[0], filterTested)), start direction \(pct(filterKept[1], filterTested)), end point \(pct(filterKept[2], filterTested)), length \(pct(filterKept[3], filterTested)); all four \(pct(allFiltersKept, filterTested))",
-                String(format: "latency ms: p50 %.2f  p95 %.2f  p99 %.2f  max %.2f", q(0.5), q(0.95), q(0.99), l.last ?? .nan),
+                "swipes \(swipes) (\(errors.count) unreadable lines; \(inDictionary) with the word in the dictionary, \(withContext) decoded with context)",
+                "all swipes: top-1 \(pct(top1, swipes))  top-4 \(pct(top4, swipes))",
+                "word in the dictionary: top-1 \(pct(top1InDictionary, inDictionary))  top-4 \(pct(top4InDictionary, inDictionary))",
+                "filters kept the word: start point \(pct(filterKept[0], filterTested)), start direction \(pct(filterKept[1], filterTested)), end point \(pct(filterKept[2], filterTested)), length \(pct(filterKept[3], filterTested)); all four \(pct(allFiltersKept, filterTested)); shortlist \(pct(shortlistKept, filterTested))",
+                String(format: "latency ms: p50 %.2f  p95 %.2f  p99 %.2f  max %.2f", quantile(0.5), quantile(0.95), quantile(0.99), latenciesMs.max() ?? .nan),
                 "words after the filters: median \(c.isEmpty ? 0 : c[c.count / 2]), max \(c.last ?? 0)",
                 String(format: "dictionary load %.2f s", loadSeconds),
             ]
+            if !title.isEmpty { lines.insert(title, at: 0) }
             for m in misses.prefix(listMisses) { lines.append("  miss: \(m.word) → \(m.got.joined(separator: ", "))") }
             return lines.joined(separator: "\n")
         }
+
+        /// Sums another report into this one (folds into a total).
+        public mutating func add(_ o: Report) {
+            swipes += o.swipes; top1 += o.top1; top4 += o.top4
+            inDictionary += o.inDictionary; top1InDictionary += o.top1InDictionary; top4InDictionary += o.top4InDictionary
+            for k in 0 ..< 4 { filterKept[k] += o.filterKept[k] }
+            allFiltersKept += o.allFiltersKept; filterTested += o.filterTested; shortlistKept += o.shortlistKept
+            withContext += o.withContext
+            latenciesMs += o.latenciesMs; candidatesAfterFilters += o.candidatesAfterFilters
+            misses += o.misses
+        }
     }
 
-    public static func run(storePath: String, tracesPath: String, layout: String?, options: SwipeDecoderOptions) throws -> Report {
-        let started = Date()
-        let store = try TrainedStore(path: storePath)
-        let layoutName = try layout ?? store.swipeLayouts().first ?? "qwerty"
-        let decoder = SwipeDecoder(dictionary: try store.swipeDictionary(layout: layoutName), options: options)
-        var report = Report()
-        report.loadSeconds = Date().timeIntervalSince(started)
-        let (traces, errors) = try SwipeTraceReader.read(path: tracesPath, layout: decoder.dictionary.layout)
-        report.errors = errors
-        var index: [String: Int] = [:]
-        for (i, w) in decoder.dictionary.words.enumerated() where index[w] == nil { index[w] = i }
-        for trace in traces {
-            report.warnings += trace.warnings
-            guard let word = trace.word else { continue }
-            report.swipes += 1
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            let result = decoder.decode(trace.points)
-            report.latenciesMs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-            report.candidatesAfterFilters.append(result.afterFilter[3])
-            let got = result.candidates.map(\.word)
-            let key = word.lowercased()
-            if got.first?.lowercased() == key { report.top1 += 1 }
-            if got.contains(where: { $0.lowercased() == key }) { report.top4 += 1 } else { report.misses.append((word, got)) }
-            guard let i = index[word] else { report.notInDictionary += 1; continue }
-            if let prepared = decoder.prepare(trace.points) {
-                let verdicts = decoder.filterVerdicts(prepared, entry: i)
-                report.filterTested += 1
-                for (k, v) in verdicts.enumerated() where v { report.filterKept[k] += 1 }
-                if !verdicts.contains(false) { report.allFiltersKept += 1 }
-            }
+    /// A store opened for decoding traces: decoders per device geometry and the language model.
+    public final class Session {
+        public let store: TrainedStore
+        public let base: SwipeDictionary
+        public var options: SwipeDecoderOptions
+        public let predictor: NgramPredictor?
+        var decoders: [Int: SwipeDecoder] = [:]
+
+        public init(storePath: String, layout: String?, options: SwipeDecoderOptions, useContext: Bool = true) throws {
+            store = try TrainedStore(path: storePath)
+            let layoutName = try layout ?? store.swipeLayouts().first ?? "qwerty"
+            base = try store.swipeDictionary(layout: layoutName)
+            self.options = options
+            predictor = useContext && store.hasLanguageModel ? try NgramPredictor(store: store, derivedForms: false) : nil
         }
-        return report
+
+        /// The decoder for a device whose rows are `ratio` key widths tall.
+        public func decoder(rowHeightRatio ratio: Double) throws -> SwipeDecoder {
+            let key = Int((ratio * 100).rounded())
+            if var d = decoders[key] { d.options = options; return d }
+            let layout = try base.layout.withRowHeightRatio(Double(key) / 100)
+            let d = SwipeDecoder(dictionary: base.adapted(to: layout), options: options)
+            decoders[key] = d
+            return d
+        }
+
+        /// Decodes one trace (after its sentence's earlier words when there is a model and a sentence).
+        public func decode(_ trace: SwipeTrace) throws -> (SwipeDecoder, SwipeDecoding, Bool) {
+            let decoder = try decoder(rowHeightRatio: trace.rowHeightRatio)
+            let context = try trace.context.flatMap { words in try predictor?.distribution(after: words) }
+            return (decoder, decoder.decode(trace.points, context: context), context != nil)
+        }
+    }
+
+    public static func run(storePath: String, tracesPath: String, layout: String?, options: SwipeDecoderOptions,
+                           useContext: Bool = true, folds: Int = 1) throws -> [Report] {
+        let started = Date()
+        let session = try Session(storePath: storePath, layout: layout, options: options, useContext: useContext)
+        let load = Date().timeIntervalSince(started)
+        let (traces, errors) = try SwipeTraceReader.read(path: tracesPath, layout: session.base.layout)
+        var reports = [Report](repeating: Report(), count: max(1, folds))
+        for trace in traces {
+            guard trace.word != nil else { continue }
+            let fold = folds > 1 ? Self.fold(of: trace.user ?? "", folds: folds) : 0
+            try evaluate(trace, session: session, into: &reports[fold])
+        }
+        for k in reports.indices {
+            reports[k].loadSeconds = load
+            if folds > 1 { reports[k].title = "fold \(k + 1) of \(folds) (by user)" }
+        }
+        reports[0].errors = errors
+        return reports
+    }
+
+    /// The fold of a user: a stable hash of the id (FNV-1a), so folds never split a person.
+    public static func fold(of user: String, folds: Int) -> Int {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in user.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return Int(h % UInt64(max(1, folds)))
+    }
+
+    /// Decodes one trace and counts it.
+    public static func evaluate(_ trace: SwipeTrace, session: Session, into report: inout Report) throws {
+        guard let word = trace.word else { return }
+        report.warnings += trace.warnings
+        report.swipes += 1
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        let (decoder, result, withContext) = try session.decode(trace)
+        report.latenciesMs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+        if withContext { report.withContext += 1 }
+        report.candidatesAfterFilters.append(result.afterFilter[3])
+        let got = result.candidates.map(\.word)
+        let key = word.lowercased()
+        let hit1 = got.first?.lowercased() == key, hit4 = got.contains(where: { $0.lowercased() == key })
+        if hit1 { report.top1 += 1 }
+        if hit4 { report.top4 += 1 } else { report.misses.append((word, got)) }
+        guard let i = decoder.dictionary.index(of: word) else { return }
+        report.inDictionary += 1
+        if hit1 { report.top1InDictionary += 1 }
+        if hit4 { report.top4InDictionary += 1 }
+        if let prepared = decoder.prepare(trace.points) {
+            let verdicts = decoder.filterVerdicts(prepared, entry: i)
+            report.filterTested += 1
+            for (k, v) in verdicts.enumerated() where v { report.filterKept[k] += 1 }
+            if !verdicts.contains(false) { report.allFiltersKept += 1 }
+            if result.shortlisted.contains(Int32(i)) { report.shortlistKept += 1 }
+        }
     }
 }
 
 /// `lexiforge swipe decode`: the top candidates of every swipe in a trace file.
 public enum SwipeDecode {
-    public static func run(storePath: String, tracePath: String, layout: String?, options: SwipeDecoderOptions) throws -> (lines: [String], errors: [SwipeTraceError], warnings: [String]) {
-        let store = try TrainedStore(path: storePath)
-        let layoutName = try layout ?? store.swipeLayouts().first ?? "qwerty"
-        let decoder = SwipeDecoder(dictionary: try store.swipeDictionary(layout: layoutName), options: options)
-        let (traces, errors) = try SwipeTraceReader.read(path: tracePath, layout: decoder.dictionary.layout)
+    public static func run(storePath: String, tracePath: String, layout: String?, options: SwipeDecoderOptions,
+                           useContext: Bool = true) throws -> (lines: [String], errors: [SwipeTraceError], warnings: [String]) {
+        let session = try SwipeEval.Session(storePath: storePath, layout: layout, options: options, useContext: useContext)
+        let (traces, errors) = try SwipeTraceReader.read(path: tracePath, layout: session.base.layout)
         var lines: [String] = [], warnings: [String] = []
         for trace in traces {
             warnings += trace.warnings
-            let result = decoder.decode(trace.points)
+            let (_, result, _) = try session.decode(trace)
             let words = result.candidates.map { String(format: "%@ %.2f", $0.word, $0.score) }
             let expected = trace.word.map { " (\($0))" } ?? ""
             lines.append("line \(trace.line)\(expected): " + (words.isEmpty ? "no candidates" : words.joined(separator: ", ")))

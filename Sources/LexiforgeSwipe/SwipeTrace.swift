@@ -1,4 +1,5 @@
 import Foundation
+import LexiforgeCorpus
 import LexiforgeReader
 
 /// One swipe from a trace file, mapped into layout units.
@@ -19,6 +20,15 @@ public struct SwipeTrace: Sendable {
     public var times: [Double]
     /// Problems that did not stop the trace from being read (dropped points, times going back).
     public var warnings: [String]
+    /// Who swiped (`"user"`), for splitting evaluations by person; nil when absent.
+    public var user: String? = nil
+    /// The words before this one in the sentence it was swiped in (from `"sentence"`, words
+    /// separated by spaces or underscores; the first occurrence of `word`), nil when the trace
+    /// has no sentence or the sentence lacks the word.
+    public var context: [String]? = nil
+    /// The device keyboard's row height in key widths, measured from the trace's key rectangles
+    /// (row pitch / key pitch); the points' y is in key widths of this geometry.
+    public var rowHeightRatio: Double
 }
 
 /// A line of a trace file that could not be read.
@@ -33,10 +43,17 @@ public enum SwipeTraceReader {
     /// How far outside the keyboard (key widths) a point may lie before it is dropped.
     public static let outsideMargin = 1.0
 
-    /// Reads every line of a trace file; bad lines become errors, the rest traces.
+    /// Reads every line of a trace file (plain or gzipped); bad lines become errors, the rest traces.
     public static func read(path: String, layout: SwipeLayout) throws -> (traces: [SwipeTrace], errors: [SwipeTraceError]) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SwipeTraceError(file: path, line: 0, reason: "cannot read the trace file (missing or unreadable)")
+        var data = Data()
+        do {
+            let source = try ByteSource(path: path)
+            let capacity = 1 << 16
+            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            defer { buffer.deallocate() }
+            while case let n = try source.read(into: buffer, capacity: capacity), n > 0 { data.append(buffer, count: n) }
+        } catch {
+            throw SwipeTraceError(file: path, line: 0, reason: "cannot read the trace file: \(error)")
         }
         var traces: [SwipeTrace] = [], errors: [SwipeTraceError] = []
         for (i, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -74,11 +91,19 @@ public enum SwipeTraceReader {
             let centre = layout.keys[Int(index)].centre
             px.append((r[0] + r[2] / 2, centre.x)); py.append((r[1] + r[3] / 2, centre.y))
         }
-        guard let fx = fit(px), let fy = fit(py) else {
+        guard let (ax, bx) = fit(px), let (ay, by) = fit(py), ax > 0, ay > 0 else {
             throw fail("the key rectangles do not span two columns and two rows of the layout; cannot map pixels to keys")
         }
+        // One scale on both axes (key widths), so distances keep the device's proportions: the
+        // row pitch measured in key widths is the device's row height ratio.
+        let ratio = layout.rowHeightRatio * ax / ay
+        guard ratio > 0.5 && ratio < 3 else {
+            throw fail(String(format: "the key rectangles give rows %.2f key widths tall; expected 0.5 to 3 (phones: 1.24 to 1.71)", ratio))
+        }
+        let fx = { (p: Double) in ax * p + bx }
+        let fy = { (p: Double) in (ay * p + by) * ratio / layout.rowHeightRatio }
         guard let raw = dict["points"] as? [Any] else { throw fail("missing \"points\": [[x, y, t_ms], …]") }
-        let bounds = layout.bounds
+        let bounds = (try? layout.withRowHeightRatio(ratio))?.bounds ?? layout.bounds
         var points: [SwipePoint] = [], times: [Double] = [], warnings: [String] = []
         var dropped = 0, backwards = 0
         for (k, item) in raw.enumerated() {
@@ -93,11 +118,18 @@ public enum SwipeTraceReader {
         }
         if dropped > 0 { warnings.append("line \(line): dropped \(dropped) point(s) more than \(outsideMargin) key width outside the keyboard") }
         if backwards > 0 { warnings.append("line \(line): \(backwards) timestamp(s) go backwards; kept the points in file order") }
-        return SwipeTrace(line: line, word: word, layout: layoutName, points: points, times: times, warnings: warnings)
+        var trace = SwipeTrace(line: line, word: word, layout: layoutName, points: points, times: times, warnings: warnings,
+                               rowHeightRatio: ratio)
+        trace.user = dict["user"] as? String
+        if let word, let sentence = dict["sentence"] as? String {
+            let words = sentence.split(whereSeparator: { $0 == " " || $0 == "_" }).map(String.init)
+            if let at = words.firstIndex(where: { $0.lowercased() == word.lowercased() }) { trace.context = Array(words[..<at]) }
+        }
+        return trace
     }
 
-    /// Least-squares `layout = a · pixel + b`; nil when the pixels do not vary.
-    static func fit(_ pairs: [(Double, Double)]) -> ((Double) -> Double)? {
+    /// Least-squares `layout = a · pixel + b` as (a, b); nil when the pixels do not vary.
+    static func fit(_ pairs: [(Double, Double)]) -> (Double, Double)? {
         guard pairs.count >= 2 else { return nil }
         let n = Double(pairs.count)
         let mx = pairs.reduce(0) { $0 + $1.0 } / n, my = pairs.reduce(0) { $0 + $1.1 } / n
@@ -105,7 +137,7 @@ public enum SwipeTraceReader {
         let sxy = pairs.reduce(0) { $0 + ($1.0 - mx) * ($1.1 - my) }
         guard sxx > 1e-9, abs(sxy) > 1e-9 else { return nil }
         let a = sxy / sxx, b = my - a * mx
-        return { a * $0 + b }
+        return (a, b)
     }
 }
 

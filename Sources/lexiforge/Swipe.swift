@@ -6,15 +6,15 @@ import LexiforgeReader
 struct Swipe: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Swipe typing: per-word features, synthetic swipes, decoding.",
-        subcommands: [SwipeFeaturesCommand.self, SwipeGenerateCommand.self, SwipeDecodeCommand.self])
+        subcommands: [SwipeFeaturesCommand.self, SwipeGenerateCommand.self, SwipeDecodeCommand.self, SwipeTuneCommand.self])
 }
 
 /// Decoder thresholds shared by `swipe decode` and `eval swipe`.
 struct DecoderOptions: ParsableArguments {
     @Option(help: "Layout whose features to use (default: the store's first).")
     var layout: String?
-    @Option(help: "Worker threads for the DTW (1 = one core).")
-    var threads = 1
+    @Flag(help: "Decode without the words before each swipe (the lexicon prior alone).")
+    var noContext = false
     @Option(help: "Start-point filter radius, key widths.")
     var startRadius: Double?
     @Option(help: "End-point filter radius, key widths.")
@@ -23,15 +23,32 @@ struct DecoderOptions: ParsableArguments {
     var directionTolerance: Double?
     @Option(help: "Weight of the DTW cost against ln p(word).")
     var costWeight: Double?
+    @Option(help: "Weight of the location channel.")
+    var locationWeight: Double?
+    @Option(help: "Weight of the shape channel.")
+    var shapeWeight: Double?
+    @Option(help: "Weight of ln p(word | context) from the store's language model.")
+    var contextWeight: Double?
+    @Option(help: "Weight of the lexicon prior ln p(word) without context.")
+    var frequencyWeight: Double?
+    @Option(help: "Weight of the lexicon prior ln p(word) next to the context.")
+    var contextFrequencyWeight: Double?
+    @Option(help: "Words rescored with DTW.")
+    var shortlist: Int?
 
     func validate() throws {
-        guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
+        if let shortlist, shortlist < 1 { throw ValidationError("--shortlist must be at least 1") }
     }
 
     var options: SwipeDecoderOptions {
         var o = SwipeDecoderOptions()
-        o.threads = threads
         if let startRadius { o.startRadius = startRadius }
+        if let locationWeight { o.locationWeight = locationWeight }
+        if let shapeWeight { o.shapeWeight = shapeWeight }
+        if let contextWeight { o.contextWeight = contextWeight }
+        if let frequencyWeight { o.frequencyWeight = frequencyWeight }
+        if let contextFrequencyWeight { o.contextFrequencyWeight = contextFrequencyWeight }
+        if let shortlist { o.shortlist = shortlist }
         if let endRadius { o.endRadius = endRadius }
         if let directionTolerance { o.directionTolerance = directionTolerance }
         if let costWeight { o.costWeight = costWeight }
@@ -133,7 +150,8 @@ struct SwipeDecodeCommand: ParsableCommand {
 
     func run() throws {
         try runReportingErrors {
-            let (lines, errors, warnings) = try SwipeDecode.run(storePath: store, tracePath: trace, layout: decoder.layout, options: decoder.options)
+            let (lines, errors, warnings) = try SwipeDecode.run(storePath: store, tracePath: trace, layout: decoder.layout, options: decoder.options,
+                                                                  useContext: !decoder.noContext)
             for line in lines { print(line) }
             let notes = warnings.map { "warning: \(trace): \($0)" } + errors.map { "error: \($0)" }
             if !notes.isEmpty { FileHandle.standardError.write(Data((notes.joined(separator: "\n") + "\n").utf8)) }
@@ -147,25 +165,83 @@ struct EvalSwipe: ParsableCommand {
         commandName: "swipe",
         abstract: "Swipe decoding accuracy (top-1, top-4), filter recall and latency on a trace file.",
         discussion: """
+            Words compare case-insensitively; figures are given over all swipes and over those whose
+            word is in the dictionary. With a store that has a language model and traces with a
+            "sentence", each swipe decodes after the words before it (--no-context: without).
             Example:
+              lexiforge eval swipe Artifacts/en_US-keyboard.sqlite --traces Corpora/data/swipe/hws-dev-20000.jsonl.gz --folds 5
               lexiforge swipe generate --store S.sqlite --count 2000 -o swipes.jsonl
               lexiforge eval swipe S.sqlite --traces swipes.jsonl
             """)
 
     @Argument(help: "The store (with swipe features).")
     var store: String
-    @Option(help: "JSON Lines trace file.")
+    @Option(help: "JSON Lines trace file (plain or gzipped).")
     var traces: String
     @OptionGroup var decoder: DecoderOptions
     @Option(help: "How many misses to list.")
     var misses = 10
+    @Option(help: "Report K folds split by the traces' \"user\" (a stable hash), and their total.")
+    var folds = 1
 
     func run() throws {
         try runReportingErrors {
-            let report = try SwipeEval.run(storePath: store, tracesPath: traces, layout: decoder.layout, options: decoder.options)
-            print(report.render(listMisses: misses))
-            let notes = report.errors.map { "error: \($0)" }
+            let reports = try SwipeEval.run(storePath: store, tracesPath: traces, layout: decoder.layout, options: decoder.options,
+                                            useContext: !decoder.noContext, folds: folds)
+            if reports.count > 1 {
+                var total = SwipeEval.Report()
+                for r in reports { print(r.render(listMisses: 0)); print(""); total.add(r) }
+                total.title = "all \(reports.count) folds"
+                total.loadSeconds = reports[0].loadSeconds
+                print(total.render(listMisses: misses))
+            } else {
+                print(reports[0].render(listMisses: misses))
+            }
+            let notes = reports[0].errors.map { "error: \($0)" }
             if !notes.isEmpty { FileHandle.standardError.write(Data((notes.joined(separator: "\n") + "\n").utf8)) }
+        }
+    }
+}
+
+struct SwipeTuneCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tune",
+        abstract: "Fit the decoder's filter thresholds and score weights to real swipes, cross-validated by user.",
+        discussion: """
+            Traces need "word" and "user" (and "sentence" for the context weights). Each fold is
+            fitted on the other folds' users and measured on its own; the last line gives the
+            weights fitted on every swipe (the defaults of SwipeDecoderOptions come from it).
+            Example:
+              lexiforge swipe tune Artifacts/en_US-keyboard.sqlite --traces Corpora/data/swipe/hws-dev-20000.jsonl.gz
+            """)
+
+    @Argument(help: "The store (with swipe features and, for context, a language model).")
+    var store: String
+    @Option(help: "JSON Lines trace file (plain or gzipped).")
+    var traces: String
+    @OptionGroup var decoder: DecoderOptions
+    @Option(help: "Folds, split by user.")
+    var folds = 5
+    @Option(help: "Share of training swipes each filter must keep.")
+    var filterRecall = 0.997
+    @Option(help: "Shortlist kept per swipe while fitting the weights.")
+    var wideShortlist = 160
+
+    func validate() throws {
+        guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
+        guard filterRecall > 0.5 && filterRecall <= 1 else { throw ValidationError("--filter-recall must be in (0.5, 1]") }
+    }
+
+    func run() throws {
+        try runReportingErrors {
+            var config = SwipeTune.Config(storePath: store, tracesPath: traces)
+            config.layout = decoder.layout
+            config.folds = folds
+            config.filterRecall = filterRecall
+            config.wideShortlist = wideShortlist
+            config.options = decoder.options
+            let report = try SwipeTune.run(config) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+            print(report)
         }
     }
 }

@@ -36,16 +36,29 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     public var localityHigh = 1.9
     public var localitySlack = 1.5
 
-    /// Score = −costWeight · (DTW cost / points) + frequencyWeight · ln p(word).
-    public var costWeight = 20.0
+    /// Points both the swipe and each word's perfect swipe are resampled to (equal spacing along
+    /// the path) for the location and shape channels.
+    public var resamplePoints = 32
+    /// Location channel: mean squared distance (key widths²) between corresponding resampled points.
+    public var locationWeight = 3.0
+    /// Shape channel: the same after both paths are centred and scaled to a unit bounding box
+    /// (at least ``shapeMinimumSize`` key widths across, so a tap is not blown up).
+    public var shapeWeight = 10.0
+    public var shapeMinimumSize = 1.0
+    /// Words (best by the two channels and the prior) rescored with segment DTW.
+    public var shortlist = 48
+
+    /// Score = −locationWeight · location − shapeWeight · shape − costWeight · (DTW cost / points)
+    ///         + frequencyWeight · ln p(word) [+ contextWeight · ln p(word | context)].
+    public var costWeight = 8.0
     public var frequencyWeight = 1.0
+    /// With a context (``SwipeDecoder/decode(_:context:)``): the weight of ln p(word | context)
+    /// from the language model, and the lexicon prior's weight next to it.
+    public var contextWeight = 0.5
+    public var contextFrequencyWeight = 0.6
 
     /// Candidates returned.
     public var limit = 4
-    /// Worker threads for the DTW (1 = the calling thread only). Candidates are split only when
-    /// there are more than `parallelThreshold`.
-    public var threads = 1
-    public var parallelThreshold = 1500
 
     public init() {}
 }
@@ -56,9 +69,15 @@ public struct SwipeCandidate: Sendable, Equatable, CustomStringConvertible {
     public var id: Int64
     /// Higher is better (a log-score).
     public var score: Double
-    /// Mean squared distance (key widths²) of the swipe's points to the perfect swipe.
+    /// Mean squared distance (key widths²) of the swipe's points to the perfect swipe under DTW
+    /// (+∞ when the word was not on the shortlist).
     public var cost: Double
     public var frequency: Int
+    /// Location and shape channel distances (key widths², unit box²).
+    public var location: Double = 0
+    public var shape: Double = 0
+    /// ln p(word | context) from the language model, nil without a context.
+    public var contextLogProbability: Double? = nil
 
     public var description: String { String(format: "%@ (score %.2f, cost %.3f, f=%d)", word, score, cost, frequency) }
 }
@@ -70,6 +89,8 @@ public struct SwipeDecoding: Sendable {
     public var points: Int
     /// Words left after the start-point, start-direction, end-point and length filters.
     public var afterFilter: [Int]
+    /// The words the channels and the prior shortlisted for DTW, best first.
+    public var shortlisted: [Int32] = []
     /// DTW columns computed and reused through the prefix cache.
     public var columnsComputed = 0
     public var columnsReused = 0
@@ -187,42 +208,142 @@ public struct SwipeDecoder: Sendable {
 
     // MARK: Decoding
 
-    /// Decodes one swipe (points in layout units).
-    /// - Complexity: O(F · N · S) for F filtered words, N kept points and S segments per word,
-    ///   less what the prefix cache and locality constraint skip.
-    public func decode(_ raw: [SwipePoint]) -> SwipeDecoding {
+    /// Decodes one swipe (points in layout units) without context: the lexicon prior alone.
+    public func decode(_ raw: [SwipePoint]) -> SwipeDecoding { decode(raw, context: nil) }
+
+    /// Decodes one swipe after the words before it: the language model's p(word | context)
+    /// joins the lexicon prior (``SwipeDecoderOptions/contextWeight``). `context` comes from
+    /// ``NgramPredictor/distribution(after:)`` on a store with a language model; nil decodes
+    /// without context.
+    ///
+    /// Stages: simplify (thesis 2.3); the four filters; every survivor scored by the location and
+    /// shape channels on resampled paths plus the prior (O(points) each, no alignment); the best
+    /// ``SwipeDecoderOptions/shortlist`` rescored with segment DTW.
+    /// - Complexity: O(F · P) for F filtered words and P resampled points, plus O(S · N · K) DTW
+    ///   for the S shortlisted words, N kept points and K segments per word.
+    public func decode(_ raw: [SwipePoint], context: ContextDistribution?) -> SwipeDecoding {
         guard let swipe = prepare(raw) else { return SwipeDecoding(candidates: [], points: 0, afterFilter: [0, 0, 0, 0]) }
         let (entries, counts) = filter(swipe)
-        let sorted = entries.sorted { a, b in dictionary.path(Int(a)).lexicographicallyPrecedes(dictionary.path(Int(b))) }
         var decoding = SwipeDecoding(candidates: [], points: swipe.points.count, afterFilter: counts)
-        // Score the most frequent candidates first: their scores set the bar for early abandoning.
-        var seed = Scored()
-        if sorted.count > 64 {
-            let frequent = sorted.sorted { dictionary.frequency[Int($0)] > dictionary.frequency[Int($1)] }.prefix(16)
-            seed = score(swipe, frequent.sorted { dictionary.path(Int($0)).lexicographicallyPrecedes(dictionary.path(Int($1))) }[...])
-        }
-        let threads = max(1, options.threads)
-        if threads > 1 && sorted.count > options.parallelThreshold {
-            let chunk = (sorted.count + threads - 1) / threads
-            let results = UnsafeSendableBox([Scored](repeating: Scored(), count: threads))
-            let seed = seed
-            DispatchQueue.concurrentPerform(iterations: threads) { t in
-                let slice = sorted[min(sorted.count, t * chunk) ..< min(sorted.count, (t + 1) * chunk)]
-                let scored = score(swipe, slice, seed: seed)
-                results.lock.lock(); results.value[t] = scored; results.lock.unlock()
+        let channels = Channels(swipe: raw.filter { $0.x.isFinite && $0.y.isFinite }, options: options)
+        // Cheap stage: channels and prior for every survivor, keeping the best `shortlist`.
+        var shortlist: [(entry: Int32, score: Double, location: Double, shape: Double, lm: Double?)] = []
+        let size = max(options.shortlist, options.limit)
+        var floor = -Double.infinity
+        var template = [Double](repeating: 0, count: 2 * channels.n)
+        for e in entries {
+            let i = Int(e)
+            let prior = self.prior(i, context)
+            // The channels only lower a score: skip the work when the prior alone cannot enter.
+            if shortlist.count == size && prior.score <= floor { continue }
+            channels.template(of: dictionary.path(i), layout: dictionary.layout, into: &template)
+            let (location, shape) = channels.distances(template)
+            let score = prior.score - options.locationWeight * location - options.shapeWeight * shape
+            if shortlist.count == size && score <= floor { continue }
+            shortlist.append((e, score, location, shape, prior.lm))
+            if shortlist.count > 2 * size {
+                shortlist.sort { $0.score > $1.score }
+                shortlist.removeLast(shortlist.count - size)
+                floor = shortlist[size - 1].score
             }
-            var merged = Scored()
-            for r in results.value { merged.merge(r, limit: options.limit) }
-            decoding.candidates = merged.top
-            decoding.columnsComputed = results.value.reduce(0) { $0 + $1.computed }
-            decoding.columnsReused = results.value.reduce(0) { $0 + $1.reused }
-        } else {
-            let scored = score(swipe, sorted[...], seed: seed)
-            decoding.candidates = scored.top
-            decoding.columnsComputed = scored.computed
-            decoding.columnsReused = scored.reused
         }
+        shortlist.sort { $0.score > $1.score }
+        if shortlist.count > size { shortlist.removeLast(shortlist.count - size) }
+        decoding.shortlisted = shortlist.map(\.entry)
+        let byPath = shortlist.sorted { dictionary.path(Int($0.entry)).lexicographicallyPrecedes(dictionary.path(Int($1.entry))) }
+        let scored = score(swipe, byPath.map { ($0.entry, $0.score, $0.location, $0.shape, $0.lm) }[...])
+        decoding.candidates = scored.top
+        decoding.columnsComputed = scored.computed
+        decoding.columnsReused = scored.reused
         return decoding
+    }
+
+    /// frequencyWeight · ln p(word), or with a context the weighted lexicon prior plus
+    /// contextWeight · ln p(word | context); the latter also returned.
+    @inline(__always) func prior(_ i: Int, _ context: ContextDistribution?) -> (score: Double, lm: Double?) {
+        let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
+        guard let context else { return (options.frequencyWeight * lexicon, nil) }
+        let lm = context.log10Probability(of: dictionary.wordIDs[i]) * M_LN10
+        return (options.contextFrequencyWeight * lexicon + options.contextWeight * lm, lm)
+    }
+
+    /// ln of one lexicon frequency step (p ∝ 1.15^f, LatinIME's scale).
+    static let lnFrequencyStep = log(1.15)
+
+    /// The swipe resampled for the location and shape channels, and the per-word comparison.
+    struct Channels {
+        let n: Int
+        /// Resampled swipe (x0, y0, x1, y1, …) and its normalised copy.
+        var points: [Double]
+        var normalised: [Double]
+        let minimumSize: Double
+
+        init(swipe: [SwipePoint], options: SwipeDecoderOptions) {
+            n = max(2, options.resamplePoints)
+            minimumSize = options.shapeMinimumSize
+            points = [Double](repeating: 0, count: 2 * n)
+            Self.resample(count: swipe.count, x: { swipe[$0].x }, y: { swipe[$0].y }, n: n, into: &points)
+            normalised = points
+            Self.normalise(&normalised, n: n, minimumSize: minimumSize)
+        }
+
+        /// `n` points spaced equally along the polyline of `count` points.
+        @inline(__always) static func resample(count: Int, x: (Int) -> Double, y: (Int) -> Double, n: Int, into out: inout [Double]) {
+            var total = 0.0
+            for k in 1 ..< max(count, 1) { let dx = x(k) - x(k - 1), dy = y(k) - y(k - 1); total += (dx * dx + dy * dy).squareRoot() }
+            guard count > 1, total > 1e-9 else {
+                for j in 0 ..< n { out[2 * j] = x(0); out[2 * j + 1] = y(0) }
+                return
+            }
+            let step = total / Double(n - 1)
+            var segment = 1, walked = 0.0
+            var segmentLength = { () -> Double in let dx = x(segment) - x(segment - 1), dy = y(segment) - y(segment - 1); return (dx * dx + dy * dy).squareRoot() }()
+            for j in 0 ..< n {
+                let target = j == n - 1 ? total : Double(j) * step
+                while walked + segmentLength < target && segment < count - 1 {
+                    walked += segmentLength
+                    segment += 1
+                    let dx = x(segment) - x(segment - 1), dy = y(segment) - y(segment - 1)
+                    segmentLength = (dx * dx + dy * dy).squareRoot()
+                }
+                let t = segmentLength > 1e-12 ? min(1, max(0, (target - walked) / segmentLength)) : 1
+                out[2 * j] = x(segment - 1) + t * (x(segment) - x(segment - 1))
+                out[2 * j + 1] = y(segment - 1) + t * (y(segment) - y(segment - 1))
+            }
+        }
+
+        /// Centred on the centroid, scaled so the larger side of the bounding box is 1 (at least
+        /// `minimumSize` key widths before scaling).
+        @inline(__always) static func normalise(_ p: inout [Double], n: Int, minimumSize: Double) {
+            var cx = 0.0, cy = 0.0, minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+            for j in 0 ..< n {
+                let x = p[2 * j], y = p[2 * j + 1]
+                cx += x; cy += y
+                minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+            }
+            cx /= Double(n); cy /= Double(n)
+            let scale = 1 / max(maxX - minX, maxY - minY, minimumSize)
+            for j in 0 ..< n { p[2 * j] = (p[2 * j] - cx) * scale; p[2 * j + 1] = (p[2 * j + 1] - cy) * scale }
+        }
+
+        /// The perfect swipe of a key path, resampled.
+        @inline(__always) func template(of path: ArraySlice<UInt8>, layout: SwipeLayout, into out: inout [Double]) {
+            let base = path.startIndex
+            Self.resample(count: path.count, x: { layout.keys[Int(path[base + $0])].centre.x },
+                          y: { layout.keys[Int(path[base + $0])].centre.y }, n: n, into: &out)
+        }
+
+        /// (location, shape): mean squared distances to the swipe, raw and normalised. Normalises
+        /// `template` in place.
+        @inline(__always) func distances(_ template: [Double]) -> (Double, Double) {
+            var location = 0.0
+            for j in 0 ..< 2 * n { let d = points[j] - template[j]; location += d * d }
+            var t = template
+            Self.normalise(&t, n: n, minimumSize: minimumSize)
+            var shape = 0.0
+            for j in 0 ..< 2 * n { let d = normalised[j] - t[j]; shape += d * d }
+            return (location / Double(n), shape / Double(n))
+        }
     }
 
     /// Top candidates of one worker.
@@ -232,23 +353,15 @@ public struct SwipeDecoder: Sendable {
 
         mutating func offer(_ c: SwipeCandidate, limit: Int) {
             if top.count == limit, let last = top.last, c.score <= last.score { return }
-            let key = c.word.lowercased()
-            if let same = top.firstIndex(where: { $0.word.lowercased() == key }) {
-                if top[same].score >= c.score { return }
-                top.remove(at: same)
-            }
             let at = top.firstIndex { $0.score < c.score } ?? top.count
             top.insert(c, at: at)
             if top.count > limit { top.removeLast() }
         }
-
-        mutating func merge(_ other: Scored, limit: Int) {
-            for c in other.top { offer(c, limit: limit) }
-        }
     }
 
-    /// Scores entries sorted by key path, reusing the DTW columns of the common key-path prefix.
-    func score(_ swipe: PreparedSwipe, _ entries: ArraySlice<Int32>, seed: Scored = Scored()) -> Scored {
+    /// Adds the segment-DTW term to shortlisted entries (sorted by key path, reusing the DTW
+    /// columns of the common key-path prefix) and keeps the best ``SwipeDecoderOptions/limit``.
+    func score(_ swipe: PreparedSwipe, _ entries: ArraySlice<(Int32, Double, Double, Double, Double?)>) -> Scored {
         let n = swipe.points.count
         let layout = dictionary.layout
         let xs = swipe.points.map(\.x), ys = swipe.points.map(\.y), along = swipe.along
@@ -257,9 +370,8 @@ public struct SwipeDecoder: Sendable {
         var perfectAlong: [Double] = [0]    // distance along the perfect swipe at key k
         var previous: ArraySlice<UInt8> = []
         var validColumns = 0
-        var result = seed
-        let lnStep = log(1.15)
-        for e in entries {
+        var result = Scored()
+        for (e, cheap, location, shape, lm) in entries {
             let i = Int(e)
             let path = dictionary.path(i)
             let m = 2 * path.count - 1
@@ -275,7 +387,13 @@ public struct SwipeDecoder: Sendable {
                 perfectAlong[k] = perfectAlong[k - 1] + layout.keys[Int(path[path.startIndex + k - 1])].centre.distance(to: layout.keys[Int(path[path.startIndex + k])].centre)
             }
             var columnMin = 0.0
-            let prior = options.frequencyWeight * Double(Int(dictionary.frequency[i]) - 255) * lnStep
+            let prior = cheap
+            if options.costWeight == 0 {
+                result.offer(SwipeCandidate(word: dictionary.words[i], id: dictionary.wordIDs[i], score: cheap, cost: .infinity,
+                                            frequency: Int(dictionary.frequency[i]), location: location, shape: shape,
+                                            contextLogProbability: lm), limit: options.limit)
+                continue
+            }
             while start < m {
                 let j = start
                 let ka = j / 2, kb = (j + 1) / 2
@@ -329,15 +447,9 @@ public struct SwipeDecoder: Sendable {
             let frequency = Int(dictionary.frequency[i])
             let score = -options.costWeight * cost + prior
             result.offer(SwipeCandidate(word: dictionary.words[i], id: dictionary.wordIDs[i], score: score, cost: cost,
-                                        frequency: frequency), limit: options.limit)
+                                        frequency: frequency, location: location, shape: shape, contextLogProbability: lm),
+                         limit: options.limit)
         }
         return result
     }
-}
-
-/// A lock-protected box for the worker results of `concurrentPerform`.
-final class UnsafeSendableBox<Value>: @unchecked Sendable {
-    var value: Value
-    let lock = NSLock()
-    init(_ value: Value) { self.value = value }
 }

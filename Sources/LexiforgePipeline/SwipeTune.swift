@@ -1,0 +1,185 @@
+import Foundation
+import LexiforgeReader
+import LexiforgeSwipe
+
+/// `lexiforge swipe tune`: fits the decoder's filter thresholds and score weights to real swipes,
+/// by cross-validation split by user.
+///
+/// 1. Filters: for every swipe whose word is in the dictionary, how far the word's first and last
+///    keys lie from the swipe's ends, how far its start direction deviates and how its length
+///    compares; each threshold is set to keep the word in `filterRecall` of the training swipes.
+/// 2. Weights: each swipe is decoded once with a wide shortlist, keeping every shortlisted word's
+///    channel distances, DTW cost, lexicon prior and ln p(word | context); the weights are then
+///    fitted on these by coordinate ascent of top-1 + top-4 / 4 (fast: no decoding per step).
+/// 3. Each fold's weights and thresholds are fitted on the other folds' users and measured on its
+///    own; the report gives every fold and the options fitted on all swipes.
+public enum SwipeTune {
+    public struct Config: Sendable {
+        public var storePath: String
+        public var tracesPath: String
+        public var layout: String?
+        public var folds = 5
+        public var filterRecall = 0.997
+        public var wideShortlist = 160
+        public var options = SwipeDecoderOptions()
+        public init(storePath: String, tracesPath: String) { self.storePath = storePath; self.tracesPath = tracesPath }
+    }
+
+    /// One shortlisted word of one swipe: the terms of its score.
+    struct Term { var location, shape, cost, lexicon, lm: Double; var truth: Bool }
+    struct Sample { var fold: Int; var terms: [Term]; var hasTruth: Bool }
+
+    /// Filter statistics of one swipe's true word.
+    struct FilterNeed { var fold: Int; var start, end, direction, lengthLow, lengthHigh: Double }
+
+    public struct Weights: Sendable, CustomStringConvertible {
+        public var location, shape, cost, frequency, context: Double
+        public var description: String {
+            String(format: "location %.3g, shape %.3g, cost %.3g, frequency %.3g, context %.3g", location, shape, cost, frequency, context)
+        }
+    }
+
+    public static func run(_ config: Config, progress: (String) -> Void) throws -> String {
+        var options = config.options
+        let session = try SwipeEval.Session(storePath: config.storePath, layout: config.layout, options: options, useContext: true)
+        let (traces, errors) = try SwipeTraceReader.read(path: config.tracesPath, layout: session.base.layout)
+        var lines = ["swipes: \(traces.count) (\(errors.count) unreadable), folds by user: \(config.folds)"]
+        func fold(_ t: SwipeTrace) -> Int { SwipeEval.fold(of: t.user ?? "", folds: config.folds) }
+
+        // 1. Filter needs.
+        var needs: [FilterNeed] = []
+        for t in traces {
+            guard let word = t.word else { continue }
+            let decoder = try session.decoder(rowHeightRatio: t.rowHeightRatio)
+            guard let i = decoder.dictionary.index(of: word), let swipe = decoder.prepare(t.points) else { continue }
+            let d = decoder.dictionary, path = d.path(i), keys = d.layout.keys
+            let start = keys[Int(path.first!)].centre.distance(to: swipe.points[0])
+            let end = keys[Int(path.last!)].centre.distance(to: swipe.points[swipe.points.count - 1])
+            var direction = 0.0
+            if let measured = swipe.direction, d.secondDistance[i] > Float(options.neighbourDistance) {
+                var a = abs(measured - Double(d.startAngle[i])).truncatingRemainder(dividingBy: 2 * .pi)
+                if a > .pi { a = 2 * .pi - a }
+                direction = a * 180 / .pi
+            }
+            let l = Double(d.length[i])
+            // Length filter: A·ℓ − C ≤ ℓ(w) ≤ B·ℓ + C with C fixed: the A and B each swipe needs.
+            let low = swipe.length > 0 ? (l + options.lengthC) / swipe.length : 0
+            let high = swipe.length > 0 ? (l - options.lengthC) / swipe.length : 0
+            needs.append(FilterNeed(fold: fold(t), start: start, end: end, direction: direction, lengthLow: low, lengthHigh: high))
+        }
+        func thresholds(_ sample: [FilterNeed]) -> SwipeDecoderOptions {
+            var o = options
+            func q(_ values: [Double], _ p: Double) -> Double {
+                let s = values.sorted(); return s.isEmpty ? 0 : s[min(s.count - 1, Int(p * Double(s.count)))]
+            }
+            o.startRadius = q(sample.map(\.start), config.filterRecall)
+            o.endRadius = q(sample.map(\.end), config.filterRecall)
+            o.directionTolerance = q(sample.map(\.direction), config.filterRecall)
+            o.lengthA = q(sample.map(\.lengthLow), 1 - config.filterRecall)
+            o.lengthB = q(sample.map(\.lengthHigh), config.filterRecall)
+            return o
+        }
+        let all = thresholds(needs)
+        lines.append(String(format: "filters on all swipes (keep %.1f%% each): startRadius %.2f, endRadius %.2f, directionTolerance %.1f, lengthA %.3f, lengthB %.3f",
+                            100 * config.filterRecall, all.startRadius, all.endRadius, all.directionTolerance, all.lengthA, all.lengthB))
+        for k in 0 ..< config.folds {
+            let train = thresholds(needs.filter { $0.fold != k }), test = needs.filter { $0.fold == k }
+            func kept(_ f: (FilterNeed) -> Bool) -> String { String(format: "%.2f%%", 100 * Double(test.filter(f).count) / Double(max(1, test.count))) }
+            lines.append("  fold \(k + 1): fitted on the others, kept on this fold: start \(kept { $0.start <= train.startRadius }), direction \(kept { $0.direction <= train.directionTolerance }), end \(kept { $0.end <= train.endRadius }), length \(kept { $0.lengthLow >= train.lengthA && $0.lengthHigh <= train.lengthB })")
+        }
+        progress(lines.joined(separator: "\n"))
+        options.startRadius = all.startRadius; options.endRadius = all.endRadius
+        options.directionTolerance = all.directionTolerance; options.lengthA = all.lengthA; options.lengthB = all.lengthB
+
+        // 2. Terms of a wide shortlist per swipe.
+        var wide = options
+        wide.shortlist = config.wideShortlist
+        wide.limit = config.wideShortlist
+        wide.costWeight = max(options.costWeight, 1e-3)
+        session.options = wide
+        var samples: [Sample] = []
+        for (n, t) in traces.enumerated() {
+            guard let word = t.word else { continue }
+            if n % 2000 == 0 { progress("decoding \(n) of \(traces.count)") }
+            let decoder = try session.decoder(rowHeightRatio: t.rowHeightRatio)
+            guard decoder.dictionary.index(of: word) != nil else { continue }
+            let (_, result, _) = try session.decode(t)
+            let key = word.lowercased()
+            let terms = result.candidates.map { c in
+                Term(location: c.location, shape: c.shape, cost: c.cost.isFinite ? c.cost : 1e3,
+                     lexicon: Double(c.frequency - 255) * log(1.15), lm: c.contextLogProbability ?? 0, truth: c.word.lowercased() == key)
+            }
+            samples.append(Sample(fold: fold(t), terms: terms, hasTruth: terms.contains { $0.truth }))
+        }
+        lines.append("in-dictionary swipes: \(samples.count); the word on the wide shortlist (\(config.wideShortlist)): \(String(format: "%.2f%%", 100 * Double(samples.filter(\.hasTruth).count) / Double(max(1, samples.count))))")
+
+        // 3. Weights by coordinate ascent, nested by fold.
+        let start = Weights(location: options.locationWeight, shape: options.shapeWeight, cost: options.costWeight,
+                            frequency: options.frequencyWeight, context: 0)
+        let startContext = Weights(location: options.locationWeight, shape: options.shapeWeight, cost: options.costWeight,
+                                   frequency: options.contextFrequencyWeight, context: options.contextWeight)
+        var rows: [String] = []
+        var sums = [0.0, 0.0, 0.0, 0.0]
+        for k in 0 ..< config.folds {
+            let train = samples.filter { $0.fold != k }, test = samples.filter { $0.fold == k }
+            let plain = fit(train, from: start, context: false)
+            let withContext = fit(train, from: startContext, context: true)
+            let a = accuracy(test, plain, context: false), b = accuracy(test, withContext, context: true)
+            sums[0] += a.top1; sums[1] += a.top4; sums[2] += b.top1; sums[3] += b.top4
+            rows.append(String(format: "  fold %d (%d swipes): no context top-1 %.2f%% top-4 %.2f%%; context top-1 %.2f%% top-4 %.2f%%",
+                               k + 1, test.count, 100 * a.top1, 100 * a.top4, 100 * b.top1, 100 * b.top4))
+        }
+        let f = Double(config.folds)
+        lines.append("weights fitted on the other folds, measured on each (in-dictionary swipes, filters and shortlist as fitted on all):")
+        lines += rows
+        lines.append(String(format: "  mean: no context top-1 %.2f%% top-4 %.2f%%; context top-1 %.2f%% top-4 %.2f%%",
+                            100 * sums[0] / f, 100 * sums[1] / f, 100 * sums[2] / f, 100 * sums[3] / f))
+        let plain = fit(samples, from: start, context: false), withContext = fit(samples, from: startContext, context: true)
+        lines.append("fitted on all swipes: no context: \(plain); context: \(withContext)")
+        return lines.joined(separator: "\n")
+    }
+
+    static func score(_ t: Term, _ w: Weights, context: Bool) -> Double {
+        -w.location * t.location - w.shape * t.shape - w.cost * t.cost + w.frequency * t.lexicon + (context ? w.context * t.lm : 0)
+    }
+
+    static func accuracy(_ samples: [Sample], _ w: Weights, context: Bool) -> (top1: Double, top4: Double) {
+        var top1 = 0, top4 = 0
+        for s in samples where s.hasTruth {
+            guard let truth = s.terms.first(where: \.truth) else { continue }
+            let t = score(truth, w, context: context)
+            var better = 0
+            for o in s.terms where !o.truth && score(o, w, context: context) >= t { better += 1; if better >= 4 { break } }
+            if better == 0 { top1 += 1 }
+            if better < 4 { top4 += 1 }
+        }
+        let n = Double(max(1, samples.count))
+        return (Double(top1) / n, Double(top4) / n)
+    }
+
+    /// Coordinate ascent in log space; the frequency weight is held (the score's scale is free)
+    /// except with context, where the context weight is held instead.
+    static func fit(_ samples: [Sample], from start: Weights, context: Bool) -> Weights {
+        var best = start
+        func objective(_ w: Weights) -> Double { let a = accuracy(samples, w, context: context); return a.top1 + a.top4 / 4 }
+        var value = objective(best)
+        let paths: [WritableKeyPath<Weights, Double>] = context ? [\.location, \.shape, \.cost, \.frequency] : [\.location, \.shape, \.cost]
+        for factor in [2.0, 1.41, 1.19, 1.09] {
+            var improved = true
+            var rounds = 0
+            while improved && rounds < 6 {
+                improved = false
+                rounds += 1
+                for p in paths {
+                    for f in [factor, 1 / factor] {
+                        var w = best
+                        w[keyPath: p] = max(w[keyPath: p], 1e-3) * f
+                        let v = objective(w)
+                        if v > value + 1e-9 { value = v; best = w; improved = true }
+                    }
+                }
+            }
+        }
+        return best
+    }
+}

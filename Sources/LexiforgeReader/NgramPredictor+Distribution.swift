@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+
+/// p(w | h) for many words after one context, with one read per context level.
+///
+/// Built by ``NgramPredictor/distribution(after:)``: the continuations of each suffix of the
+/// context are read once into memory, so scoring a word is a few hash lookups. This is what a
+/// decoder that weighs hundreds of candidates after the same words needs (the swipe decoder's
+/// context term); ranked queries use ``NgramPredictor/nextWords(after:limit:excluding:)``.
+public struct ContextDistribution: Sendable {
+    /// Continuations of each context level, longest first, with the backoff paid to reach it.
+    let levels: [(backoff: Int, logprobs: [Int32: Int32])]
+    let unigramBackoff: Int
+    let unigrams: [Int32]
+    /// The context ids used (after the unknown-word rule), oldest first.
+    public let context: [Int32]
+
+    /// log10 p(word | context) by the ARPA back-off rule, in store units (``StoreSchema/logScale``).
+    /// Ids outside the vocabulary get `<unk>`'s.
+    public func log10Probability(of id: Int64) -> Double {
+        let w = id >= 0 && id < Int64(unigrams.count) ? Int32(id) : Int32(StoreSchema.ReservedID.unknown)
+        for level in levels {
+            if let lp = level.logprobs[w] { return Double(Int(lp) + level.backoff) / StoreSchema.logScale }
+        }
+        return Double(Int(unigrams[Int(w)]) + unigramBackoff) / StoreSchema.logScale
+    }
+}
+
+extension NgramPredictor {
+    /// The distribution of the next word after `context` (typed words, oldest first), for scoring
+    /// many candidates (``ContextDistribution``). Context words are matched exactly, then as
+    /// lowercase, capitalized and uppercase spellings (a swipe keyboard's context has no reliable
+    /// case); unknown words follow ``nextWords(after:limit:excluding:)``'s rule, and an empty
+    /// context is the start of a sentence.
+    /// - Complexity: one indexed range read per context level (order − 1 reads).
+    public func distribution(after context: [String]) throws -> ContextDistribution {
+        let spelled = context.map { word -> String in
+            if ids[word] != nil { return word }
+            for variant in [word.lowercased(), word.capitalized, word.uppercased()] where ids[variant] != nil { return variant }
+            return word
+        }
+        let h = suggestionContext(spelled)
+        var levels: [(backoff: Int, logprobs: [Int32: Int32])] = []
+        var backoff = 0
+        try store.queue.inDatabase { db in
+            var k = h.count
+            while k >= 1 {
+                let suffix = h.suffix(k)
+                if k + 1 <= order {
+                    var logprobs: [Int32: Int32] = [:]
+                    try scan(db, suffix) { logprobs[$0] = Int32($1) }
+                    levels.append((backoff, logprobs))
+                }
+                backoff += k == 1 ? Int(unigramBackoff[Int(suffix[suffix.startIndex])]) : (try entry(db, Array(suffix))?.backoff ?? 0)
+                k -= 1
+            }
+        }
+        return ContextDistribution(levels: levels, unigramBackoff: backoff, unigrams: unigramLogProb, context: h)
+    }
+}
