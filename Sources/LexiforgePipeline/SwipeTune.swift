@@ -116,14 +116,16 @@ public enum SwipeTune {
         // 3. Weights by coordinate ascent, nested by fold.
         let start = Weights(location: options.locationWeight, shape: options.shapeWeight, cost: options.costWeight,
                             frequency: options.frequencyWeight, context: 0)
-        let startContext = Weights(location: options.locationWeight, shape: options.shapeWeight, cost: options.costWeight,
-                                   frequency: options.contextFrequencyWeight, context: options.contextWeight)
+        // With context the channels keep the weights fitted without it; the two prior weights are fitted.
+        func contextStart(_ w: Weights) -> Weights {
+            var c = w; c.frequency = options.contextFrequencyWeight; c.context = options.contextWeight; return c
+        }
         var rows: [String] = []
         var sums = [0.0, 0.0, 0.0, 0.0]
         for k in 0 ..< config.folds {
             let train = samples.filter { $0.fold != k }, test = samples.filter { $0.fold == k }
             let plain = fit(train, from: start, context: false)
-            let withContext = fit(train, from: startContext, context: true)
+            let withContext = fit(train, from: contextStart(plain), context: true)
             let a = accuracy(test, plain, context: false), b = accuracy(test, withContext, context: true)
             sums[0] += a.top1; sums[1] += a.top4; sums[2] += b.top1; sums[3] += b.top4
             rows.append(String(format: "  fold %d (%d swipes): no context top-1 %.2f%% top-4 %.2f%%; context top-1 %.2f%% top-4 %.2f%%",
@@ -134,7 +136,8 @@ public enum SwipeTune {
         lines += rows
         lines.append(String(format: "  mean: no context top-1 %.2f%% top-4 %.2f%%; context top-1 %.2f%% top-4 %.2f%%",
                             100 * sums[0] / f, 100 * sums[1] / f, 100 * sums[2] / f, 100 * sums[3] / f))
-        let plain = fit(samples, from: start, context: false), withContext = fit(samples, from: startContext, context: true)
+        let plain = fit(samples, from: start, context: false)
+        let withContext = fit(samples, from: contextStart(plain), context: true)
         lines.append("fitted on all swipes: no context: \(plain); context: \(withContext)")
         return lines.joined(separator: "\n")
     }
@@ -157,13 +160,13 @@ public enum SwipeTune {
         return (Double(top1) / n, Double(top4) / n)
     }
 
-    /// Coordinate ascent in log space; the frequency weight is held (the score's scale is free)
-    /// except with context, where the context weight is held instead.
+    /// Coordinate ascent in log space. Without context the frequency weight is held (the score's
+    /// scale is free); with context only the two prior weights move.
     static func fit(_ samples: [Sample], from start: Weights, context: Bool) -> Weights {
         var best = start
         func objective(_ w: Weights) -> Double { let a = accuracy(samples, w, context: context); return a.top1 + a.top4 / 4 }
         var value = objective(best)
-        let paths: [WritableKeyPath<Weights, Double>] = context ? [\.location, \.shape, \.cost, \.frequency] : [\.location, \.shape, \.cost]
+        let paths: [WritableKeyPath<Weights, Double>] = context ? [\.frequency, \.context] : [\.location, \.shape, \.cost]
         for factor in [2.0, 1.41, 1.19, 1.09] {
             var improved = true
             var rounds = 0
