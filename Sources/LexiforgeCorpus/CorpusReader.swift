@@ -51,6 +51,9 @@ public enum CorpusReader {
     ) throws -> CorpusFileSummary {
         let source = try ByteSource(path: path)
         var splitter = LineSplitter(path: path, options: options)
+        // A treebank (CoNLL-U, by its name) contributes its sentences' text: each `# text = ...`
+        // comment as a paragraph of its own; token lines, other comments and blanks are skipped.
+        let treebank = Self.isTreebank(path)
         var gutenberg = GutenbergFilter(enabled: options.stripGutenberg)
         let capacity = 1 << 20
         let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
@@ -58,10 +61,16 @@ public enum CorpusReader {
         var contentLines = 0
         var sawText = false
         try withoutActuallyEscaping(body) { body in
-            let emit: (UnsafeBufferPointer<UInt8>) throws -> Void = { line in
+            let plain: (UnsafeBufferPointer<UInt8>) throws -> Void = { line in
                 contentLines += 1
                 if !sawText && !LineSplitter.isBlank(line) { sawText = true }
                 try body(line)
+            }
+            let textPrefix = Array("# text = ".utf8)
+            let emit: (UnsafeBufferPointer<UInt8>) throws -> Void = !treebank ? plain : { line in
+                guard line.count > textPrefix.count, line.starts(with: textPrefix) else { return }
+                try plain(UnsafeBufferPointer(rebasing: line[textPrefix.count...]))
+                try [UInt8]().withUnsafeBufferPointer { try plain($0) }   // a paragraph break ends the sentence
             }
             while true {
                 let n = try source.read(into: chunk, capacity: capacity)
@@ -81,5 +90,11 @@ public enum CorpusReader {
             path: path, sha256: source.finalizeDigest(), storedBytes: source.storedBytes,
             textBytes: splitter.offset, contentLines: contentLines,
             boilerplateLines: gutenberg.droppedLines, replacedSequences: splitter.replacedCount)
+    }
+
+    /// Whether a corpus path names a CoNLL-U treebank (`.conllu`, optionally gzipped), read for
+    /// its `# text = ` lines.
+    public static func isTreebank(_ path: String) -> Bool {
+        path.hasSuffix(".conllu") || path.hasSuffix(".conllu.gz")
     }
 }

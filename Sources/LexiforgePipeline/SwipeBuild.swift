@@ -34,6 +34,12 @@ public enum SwipeGenerate {
         public init(storePath: String?, layout: SwipeLayout) { self.storePath = storePath; self.layout = layout }
     }
 
+    /// The generator's statistics next to those measured on real traces.
+    public static func compare(_ statistics: SwipeStatistics, tracesPath: String, layout: SwipeLayout) throws -> String {
+        let real = try SwipeTraceReader.read(path: tracesPath, layout: layout)
+        return statistics.render(against: SwipeStatistics(traces: real.traces, layout: layout))
+    }
+
     /// JSON lines and the generator's statistics.
     public static func run(_ config: Config) throws -> (lines: [String], statistics: SwipeStatistics, skipped: [String]) {
         var rng = SplitMix64(seed: config.seed ^ 0x5157_4950_4557_4F52)
@@ -73,7 +79,7 @@ public enum SwipeGenerate {
 
 /// `lexiforge eval swipe`: accuracy, filter recall and latency of the reference decoder on traces.
 ///
-/// Words are compared case-insensitively (a swipe has no case). Each trace decodes on the
+/// Words are compared case-insensitively and without apostrophes (``matchKey(_:)``). Each trace decodes on the
 /// geometry of its own keyboard (its key rectangles' row height), and, when the store has a
 /// language model and the trace a `"sentence"`, after the words before it (`useContext`).
 public enum SwipeEval {
@@ -139,6 +145,8 @@ public enum SwipeEval {
         public var options: SwipeDecoderOptions
         public let predictor: NgramPredictor?
         var decoders: [Int: SwipeDecoder] = [:]
+        /// Entry by ``matchKey(_:)`` (the same on every geometry).
+        public let matchIndex: [String: Int]
 
         public init(storePath: String, layout: String?, options: SwipeDecoderOptions, useContext: Bool = true) throws {
             store = try TrainedStore(path: storePath)
@@ -146,6 +154,7 @@ public enum SwipeEval {
             base = try store.swipeDictionary(layout: layoutName)
             self.options = options
             predictor = useContext && store.hasLanguageModel ? try NgramPredictor(store: store, derivedForms: false) : nil
+            matchIndex = SwipeEval.matchIndex(base)
         }
 
         /// The decoder for a device whose rows are `ratio` key widths tall.
@@ -186,6 +195,20 @@ public enum SwipeEval {
         return reports
     }
 
+    /// How a decoded word is compared with the swiped one: case-insensitively and without
+    /// apostrophes, which a swipe does not carry either (the real-swipe prompts write "im", "ill",
+    /// "whats"; a keyboard proposes "I'm", "I'll", "what's").
+    public static func matchKey(_ word: String) -> String {
+        String(word.lowercased().filter { $0 != "'" && $0 != "’" })
+    }
+
+    /// The first dictionary entry of each match key.
+    static func matchIndex(_ dictionary: SwipeDictionary) -> [String: Int] {
+        var index: [String: Int] = [:]
+        for (i, w) in dictionary.words.enumerated() where index[matchKey(w)] == nil { index[matchKey(w)] = i }
+        return index
+    }
+
     /// The fold of a user: a stable hash of the id (FNV-1a), so folds never split a person.
     public static func fold(of user: String, folds: Int) -> Int {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -204,11 +227,11 @@ public enum SwipeEval {
         if withContext { report.withContext += 1 }
         report.candidatesAfterFilters.append(result.afterFilter[3])
         let got = result.candidates.map(\.word)
-        let key = word.lowercased()
-        let hit1 = got.first?.lowercased() == key, hit4 = got.contains(where: { $0.lowercased() == key })
+        let key = matchKey(word)
+        let hit1 = got.first.map(matchKey) == key, hit4 = got.contains(where: { matchKey($0) == key })
         if hit1 { report.top1 += 1 }
         if hit4 { report.top4 += 1 } else { report.misses.append((word, got)) }
-        guard let i = decoder.dictionary.index(of: word) else { return }
+        guard let i = session.matchIndex[key] else { return }
         report.inDictionary += 1
         if hit1 { report.top1InDictionary += 1 }
         if hit4 { report.top4InDictionary += 1 }

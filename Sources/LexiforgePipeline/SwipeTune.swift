@@ -51,7 +51,7 @@ public enum SwipeTune {
         for t in traces {
             guard let word = t.word else { continue }
             let decoder = try session.decoder(rowHeightRatio: t.rowHeightRatio)
-            guard let i = decoder.dictionary.index(of: word), let swipe = decoder.prepare(t.points) else { continue }
+            guard let i = session.matchIndex[SwipeEval.matchKey(word)], let swipe = decoder.prepare(t.points) else { continue }
             let d = decoder.dictionary, path = d.path(i), keys = d.layout.keys
             let start = keys[Int(path.first!)].centre.distance(to: swipe.points[0])
             let end = keys[Int(path.last!)].centre.distance(to: swipe.points[swipe.points.count - 1])
@@ -101,13 +101,12 @@ public enum SwipeTune {
         for (n, t) in traces.enumerated() {
             guard let word = t.word else { continue }
             if n % 2000 == 0 { progress("decoding \(n) of \(traces.count)") }
-            let decoder = try session.decoder(rowHeightRatio: t.rowHeightRatio)
-            guard decoder.dictionary.index(of: word) != nil else { continue }
+            guard session.matchIndex[SwipeEval.matchKey(word)] != nil else { continue }
             let (_, result, _) = try session.decode(t)
-            let key = word.lowercased()
+            let key = SwipeEval.matchKey(word)
             let terms = result.candidates.map { c in
                 Term(location: c.location, shape: c.shape, cost: c.cost.isFinite ? c.cost : 1e3,
-                     lexicon: Double(c.frequency - 255) * log(1.15), lm: c.contextLogProbability ?? 0, truth: c.word.lowercased() == key)
+                     lexicon: Double(c.frequency - 255) * log(1.15), lm: c.contextLogProbability ?? 0, truth: SwipeEval.matchKey(c.word) == key)
             }
             samples.append(Sample(fold: fold(t), terms: terms, hasTruth: terms.contains { $0.truth }))
         }
@@ -149,8 +148,8 @@ public enum SwipeTune {
     static func accuracy(_ samples: [Sample], _ w: Weights, context: Bool) -> (top1: Double, top4: Double) {
         var top1 = 0, top4 = 0
         for s in samples where s.hasTruth {
-            guard let truth = s.terms.first(where: \.truth) else { continue }
-            let t = score(truth, w, context: context)
+            // Several entries may match (its, it's): the best of them counts.
+            let t = s.terms.filter(\.truth).map { score($0, w, context: context) }.max() ?? -.infinity
             var better = 0
             for o in s.terms where !o.truth && score(o, w, context: context) >= t { better += 1; if better >= 4 { break } }
             if better == 0 { top1 += 1 }

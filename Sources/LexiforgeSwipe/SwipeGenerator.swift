@@ -162,6 +162,11 @@ public struct SwipeStatistics: Sendable {
 
     /// Measures swipes (points in layout units, times in ms) of key paths on `layout`.
     public init(swipes: [(keys: [UInt8], points: [SwipePoint], times: [Double])], layout: SwipeLayout) {
+        summaries = Self.summarise(Self.values(swipes: swipes, layout: layout))
+    }
+
+    /// The raw values of the seven measures.
+    static func values(swipes: [(keys: [UInt8], points: [SwipePoint], times: [Double])], layout: SwipeLayout) -> [[Double]] {
         var ratio: [Double] = [], start: [Double] = [], end: [Double] = [], direction: [Double] = []
         var below: [Double] = [], rate: [Double] = [], duration: [Double] = []
         for s in swipes where s.points.count >= 2 {
@@ -183,16 +188,50 @@ public struct SwipeStatistics: Sendable {
                 direction.append(d * 180 / .pi)
             }
         }
-        func summary(_ name: String, _ values: [Double]) -> Summary {
+        return [ratio, start, end, direction, below, rate, duration]
+    }
+
+    static func summarise(_ values: [[Double]]) -> [Summary] {
+        let names = ["length ratio", "start offset (kw)", "end offset (kw)", "start direction deviation (deg)",
+                     "touch below centre (key heights)", "points per second", "duration (s)"]
+        return zip(names, values).map { name, values in
             let v = values.sorted()
             func q(_ p: Double) -> Double { v.isEmpty ? .nan : v[min(v.count - 1, Int(p * Double(v.count - 1) + 0.5))] }
             return Summary(name: name, median: q(0.5), p5: q(0.05), p95: q(0.95), count: v.count)
         }
-        summaries = [
-            summary("length ratio", ratio), summary("start offset (kw)", start), summary("end offset (kw)", end),
-            summary("start direction deviation (deg)", direction), summary("touch below centre (key heights)", below),
-            summary("points per second", rate), summary("duration (s)", duration),
-        ]
+    }
+
+    /// Measures real traces (their words' key paths on each trace's own geometry).
+    public init(traces: [SwipeTrace], layout: SwipeLayout) {
+        var byRatio: [Int: [(keys: [UInt8], points: [SwipePoint], times: [Double])]] = [:]
+        for t in traces {
+            guard let word = t.word, let keys = layout.keyPath(of: word) else { continue }
+            byRatio[Int((t.rowHeightRatio * 100).rounded()), default: []].append((keys, t.points, t.times))
+        }
+        self.init(pooled: byRatio.compactMap { ratio, group in
+            (try? layout.withRowHeightRatio(Double(ratio) / 100)).map { (group, $0) }
+        })
+    }
+
+    /// Measures swipes that come on several geometries.
+    init(pooled groups: [([(keys: [UInt8], points: [SwipePoint], times: [Double])], SwipeLayout)]) {
+        var values = [[Double]](repeating: [], count: 7)
+        for (group, layout) in groups {
+            let raw = SwipeStatistics.values(swipes: group, layout: layout)
+            for k in 0 ..< 7 { values[k] += raw[k] }
+        }
+        summaries = SwipeStatistics.summarise(values)
+    }
+
+    /// A table: measure, generated median/5th/95th, measured on real traces median/5th/95th.
+    public func render(against real: SwipeStatistics) -> String {
+        var lines = ["measure                              generated: median    5th   95th |  real: median    5th   95th"]
+        for (s, r) in zip(summaries, real.summaries) {
+            func f(_ v: Double?) -> String { v.map { String(format: "%6.2f", $0) } ?? "     -" }
+            lines.append(s.name.padding(toLength: 36, withPad: " ", startingAt: 0) + "            "
+                         + [f(s.median), f(s.p5), f(s.p95)].joined(separator: " ") + " |        " + [f(r.median), f(r.p5), f(r.p95)].joined(separator: " "))
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// A table: measure, generated median/5th/95th, real median/5th/95th.

@@ -105,6 +105,8 @@ struct SwipeGenerateCommand: ParsableCommand {
     var layout = "qwerty"
     @Option(name: .shortAndLong, help: "Trace file to write (default: stdout).")
     var output: String?
+    @Option(help: "Real traces (JSON Lines, plain or gzipped) to measure and print next to the generated statistics.")
+    var compare: String?
 
     func validate() throws {
         guard store != nil || words != nil else { throw ValidationError("give --store (to draw words) or --words") }
@@ -126,7 +128,11 @@ struct SwipeGenerateCommand: ParsableCommand {
             } else {
                 print(text, terminator: "")
             }
-            var report = "\(lines.count) swipes (seed \(seed))\n" + statistics.render() + "\n"
+            var table = statistics.render()
+            if let compare {
+                table = try SwipeGenerate.compare(statistics, tracesPath: compare, layout: config.layout)
+            }
+            var report = "\(lines.count) swipes (seed \(seed))\n" + table + "\n"
             if !skipped.isEmpty { report += "no key path on \(config.layout.name), skipped: \(skipped.joined(separator: ", "))\n" }
             FileHandle.standardError.write(Data(report.utf8))
         }

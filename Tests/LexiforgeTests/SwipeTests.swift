@@ -363,6 +363,7 @@ struct SwipeRealTests {
         #expect(Double(r.top1InDictionary) / Double(r.inDictionary) >= 0.70, "\(r.render(listMisses: 0))")
         #expect(Double(r.top4InDictionary) / Double(r.inDictionary) >= 0.82, "\(r.render(listMisses: 0))")
         #expect(Double(r.allFiltersKept) / Double(r.filterTested) >= 0.97, "\(r.render(listMisses: 0))")
+        withExtendedLifetime(folder) {}   // the store lives in it until the end
     }
 }
 

@@ -52,10 +52,15 @@ extension TrainedStore {
             let rows = try Row.fetchCursor(db, sql: sql, arguments: [id])
             while let row = try rows.next() {
                 let first: Int = row[2], last: Int = row[3]
-                var keys = [UInt8(first)]
+                var keys = [UInt8(truncatingIfNeeded: first)]
                 if let inner = row[7] as Data? { keys.append(contentsOf: SwipeFeatures.unpack(Array(inner), keyCount: base.keys.count)) }
-                if first != last || row[4] as Int > 0 { keys.append(UInt8(last)) }
+                if first != last || row[4] as Int > 0 { keys.append(UInt8(truncatingIfNeeded: last)) }
                 let wordID: Int64 = row[0]
+                // A damaged store must give an error, never a decoder indexing past the layout.
+                guard first >= 0, last >= 0, keys.allSatisfy({ Int($0) < base.keys.count }), wordID >= 0, wordID < Int64(vocabulary.texts.count)
+                else {
+                    throw StoreError.notAStore(path, "swipeFeature row of word \(wordID) on layout `\(layout)` names a key or word the store does not have; rebuild it with `lexiforge swipe features`")
+                }
                 if (attributesByID[wordID] ?? 0) & Int(LexiconAttributes.notAWord.rawValue) != 0 { continue }
                 guard let frequency = lexiconFrequency(of: wordID) else { continue }
                 builder.add(word: vocabulary.texts[Int(wordID)], id: wordID, keys: keys, length: Double(row[4] as Int) / SwipeFeatures.lengthScale,
