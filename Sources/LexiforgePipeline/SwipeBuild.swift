@@ -34,6 +34,11 @@ public enum SwipeGenerate {
         public init(storePath: String?, layout: SwipeLayout) { self.storePath = storePath; self.layout = layout }
     }
 
+    /// The words of a trace file, in order (for synthetic swipes of the same words).
+    public static func words(of tracesPath: String, layout: SwipeLayout) throws -> [String] {
+        try SwipeTraceReader.read(path: tracesPath, layout: layout).traces.compactMap(\.word)
+    }
+
     /// The generator's statistics next to those measured on real traces.
     public static func compare(_ statistics: SwipeStatistics, tracesPath: String, layout: SwipeLayout) throws -> String {
         let real = try SwipeTraceReader.read(path: tracesPath, layout: layout)

@@ -15,20 +15,20 @@ public struct SwipeGenerator: Sendable {
         /// Log-normal offsets of the first, inner and last touch from the key centre (median, key
         /// widths; sigma of the logarithm).
         public var startOffsetMedian = 0.24, startOffsetSigma = 0.6
-        public var innerOffsetMedian = 0.22, innerOffsetSigma = 0.55
+        public var innerOffsetMedian = 0.55, innerOffsetSigma = 0.6
         public var endOffsetMedian = 0.41, endOffsetSigma = 0.7
         /// Touches land this many key heights below the centres.
         public var touchBelow = 0.1
         /// Log-normal length / ideal length (median, sigma of the logarithm).
-        public var lengthRatioMedian = 1.13, lengthRatioSigma = 0.16
+        public var lengthRatioMedian = 1.13, lengthRatioSigma = 0.2
         /// Standard deviation (degrees) of the bend of the first stroke: real swipes often leave
         /// the first key in a slightly wrong direction and correct on the way.
-        public var startBendSigma = 30.0
+        public var startBendSigma = 36.0
         /// Wavelength of the wobble, key widths.
         public var wobbleWavelength = 3.0
         public var pointsPerSecond = 60.0
         /// Duration = (base + perKeyWidth · ideal length) · log-normal(sigma).
-        public var secondsBase = 0.35, secondsPerKeyWidth = 0.11, secondsSigma = 0.2
+        public var secondsBase = 0.2, secondsPerKeyWidth = 0.07, secondsSigma = 0.35
         public init() {}
     }
 

@@ -107,9 +107,12 @@ struct SwipeGenerateCommand: ParsableCommand {
     var output: String?
     @Option(help: "Real traces (JSON Lines, plain or gzipped) to measure and print next to the generated statistics.")
     var compare: String?
+    @Flag(help: "Swipe the words of the --compare traces (each once, in order) instead of drawing words, so accuracies compare on the same words.")
+    var sameWords = false
 
     func validate() throws {
-        guard store != nil || words != nil else { throw ValidationError("give --store (to draw words) or --words") }
+        guard store != nil || words != nil || sameWords else { throw ValidationError("give --store (to draw words), --words or --compare with --same-words") }
+        if sameWords && compare == nil { throw ValidationError("--same-words needs --compare TRACES") }
         guard count >= 1 else { throw ValidationError("--count must be at least 1") }
     }
 
@@ -117,6 +120,7 @@ struct SwipeGenerateCommand: ParsableCommand {
         try runReportingErrors {
             var config = SwipeGenerate.Config(storePath: store, layout: try SwipeLayout.named(layout))
             config.words = words.map { $0.split(separator: ",").map(String.init) } ?? []
+            if sameWords, let compare { config.words = try SwipeGenerate.words(of: compare, layout: config.layout) }
             config.count = count
             config.seed = seed
             let (lines, statistics, skipped) = try SwipeGenerate.run(config)

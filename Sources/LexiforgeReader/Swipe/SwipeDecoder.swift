@@ -41,22 +41,32 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     /// the path) for the location and shape channels.
     public var resamplePoints = 32
     /// Location channel: mean squared distance (key widths²) between corresponding resampled points.
-    public var locationWeight = 1.37
+    public var locationWeight = 0.41
     /// Shape channel: the same after both paths are centred and scaled to a unit bounding box
     /// (at least ``shapeMinimumSize`` key widths across, so a tap is not blown up).
-    public var shapeWeight = 51.8
+    public var shapeWeight = 61.4
     public var shapeMinimumSize = 1.0
     /// Words (best by the two channels and the prior) rescored with segment DTW.
     public var shortlist = 160
 
+    /// Shortlisted words also pay for the squared distances of the swipe's ends to their first and
+    /// last keys, the squared log ratio of the lengths (ln((ℓ + 1) / (ℓ(w) + 1)), key widths), and
+    /// the squared distance from the swipe to the inner key it passes farthest from.
+    public var endpointWeight = 4.1
+    public var lengthWeight = 0.084
+    public var missWeight = 4.5
+    /// DTW cost (mean squared distance) of a word no warping path reaches within the locality
+    /// constraint, and the most any word pays.
+    public var costCap = 2.0
+
     /// Score = −locationWeight · location − shapeWeight · shape − costWeight · (DTW cost / points)
     ///         + frequencyWeight · ln p(word) [+ contextWeight · ln p(word | context)].
-    public var costWeight = 38.0
+    public var costWeight = 19.0
     public var frequencyWeight = 1.0
     /// With a context (``SwipeDecoder/decode(_:context:)``): the weight of ln p(word | context)
     /// from the language model, and the lexicon prior's weight next to it.
-    public var contextWeight = 0.5
-    public var contextFrequencyWeight = 0.71
+    public var contextWeight = 0.756
+    public var contextFrequencyWeight = 0.55
 
     /// Candidates returned.
     public var limit = 4
@@ -79,6 +89,11 @@ public struct SwipeCandidate: Sendable, Equatable, CustomStringConvertible {
     public var shape: Double = 0
     /// ln p(word | context) from the language model, nil without a context.
     public var contextLogProbability: Double? = nil
+    /// The shortlist's further terms (``SwipeDecoderOptions/endpointWeight`` and the two after it).
+    public struct Terms: Sendable, Equatable {
+        public var endpoints = 0.0, lengthLogRatio = 0.0, missed = 0.0
+    }
+    public var terms = Terms()
 
     public var description: String { String(format: "%@ (score %.2f, cost %.3f, f=%d)", word, score, cost, frequency) }
 }
@@ -232,6 +247,7 @@ public struct SwipeDecoder: Sendable {
         let size = max(options.shortlist, options.limit)
         var floor = -Double.infinity
         var template = [Double](repeating: 0, count: 2 * channels.n)
+        let keys = dictionary.layout.keys, head = swipe.points[0], tail = swipe.points[swipe.points.count - 1]
         // Most frequent first (a counting sort on the one-byte frequency): without context the
         // prior only falls from here on, so the loop stops once it cannot reach the shortlist.
         var buckets = [Int](repeating: 0, count: 257)
@@ -251,9 +267,16 @@ public struct SwipeDecoder: Sendable {
                 if context == nil { break }
                 continue
             }
-            channels.template(of: dictionary.path(i), layout: dictionary.layout, into: &template)
+            // O(1) terms first: the swipe's ends against the word's first and last keys, the lengths.
+            let path = dictionary.path(i)
+            let first = keys[Int(path[path.startIndex])].centre, last = keys[Int(path[path.endIndex - 1])].centre
+            let endpoints = first.distance(to: head) * first.distance(to: head) + last.distance(to: tail) * last.distance(to: tail)
+            let ratio = log((swipe.length + 1) / (Double(dictionary.length[i]) + 1))
+            let quick = prior.score - options.endpointWeight * endpoints - options.lengthWeight * ratio * ratio
+            if shortlist.count == size && quick <= floor { continue }
+            channels.template(of: path, layout: dictionary.layout, into: &template)
             let (location, shape) = channels.distances(template)
-            let score = prior.score - options.locationWeight * location - options.shapeWeight * shape
+            let score = quick - options.locationWeight * location - options.shapeWeight * shape
             if shortlist.count == size && score <= floor { continue }
             shortlist.append((e, score, location, shape, prior.lm))
             if shortlist.count > 2 * size {
@@ -402,13 +425,34 @@ public struct SwipeDecoder: Sendable {
                 perfectAlong[k] = perfectAlong[k - 1] + layout.keys[Int(path[path.startIndex + k - 1])].centre.distance(to: layout.keys[Int(path[path.startIndex + k])].centre)
             }
             var columnMin = 0.0
-            let prior = cheap
+            // The ends and the length are in `cheap` already; recomputed here only to report them.
+            let first = layout.keys[Int(path[path.startIndex])].centre, last = layout.keys[Int(path[path.endIndex - 1])].centre
+            let endpoints = first.distance(to: swipe.points[0]) * first.distance(to: swipe.points[0])
+                + last.distance(to: swipe.points[n - 1]) * last.distance(to: swipe.points[n - 1])
+            let ratio = log((swipe.length + 1) / (Double(dictionary.length[i]) + 1))
+            // The inner key the swipe passes farthest from.
+            var missed = 0.0
+            for k in path.indices.dropFirst().dropLast() {
+                let c = layout.keys[Int(path[k])].centre
+                var nearest = Double.infinity
+                for p in 1 ..< n {
+                    let ax = xs[p - 1], ay = ys[p - 1], dx = xs[p] - ax, dy = ys[p] - ay
+                    let l2 = dx * dx + dy * dy
+                    let t = l2 > 0 ? min(1, max(0, ((c.x - ax) * dx + (c.y - ay) * dy) / l2)) : 0
+                    let ex = c.x - (ax + t * dx), ey = c.y - (ay + t * dy)
+                    nearest = min(nearest, ex * ex + ey * ey)
+                }
+                missed = max(missed, nearest)
+            }
+            let prior = cheap - options.missWeight * missed
+            let terms = SwipeCandidate.Terms(endpoints: endpoints, lengthLogRatio: ratio, missed: missed)
             if options.costWeight == 0 {
-                result.offer(SwipeCandidate(word: dictionary.words[i], id: dictionary.wordIDs[i], score: cheap, cost: .infinity,
+                result.offer(SwipeCandidate(word: dictionary.words[i], id: dictionary.wordIDs[i], score: prior, cost: .infinity,
                                             frequency: Int(dictionary.frequency[i]), location: location, shape: shape,
-                                            contextLogProbability: lm), limit: options.limit)
+                                            contextLogProbability: lm, terms: terms), limit: options.limit)
                 continue
             }
+            var abandoned = false
             while start < m {
                 let j = start
                 let ka = j / 2, kb = (j + 1) / 2
@@ -441,28 +485,27 @@ public struct SwipeDecoder: Sendable {
                 }
                 result.computed += 1
                 start += 1
-                if columnMin == .infinity { break }
+                if columnMin == .infinity { break }   // no warping path within the locality constraint
                 // Early abandoning: every warping path crosses every column and costs only grow, so
                 // the final cost is at least this column's minimum.
                 if result.top.count == options.limit,
                    -options.costWeight * columnMin / Double(n) + prior < result.top[result.top.count - 1].score {
-                    columnMin = .infinity
+                    abandoned = true
                     result.abandoned += 1
                     break
                 }
             }
             validColumns = start
             previous = path
-            let total = columnMin == .infinity ? Double.infinity : columns[(m - 1) * n + n - 1]
-            guard total.isFinite else {
-                validColumns = min(validColumns, start)
-                continue
-            }
-            let cost = total / Double(n)
+            if abandoned { continue }
+            // Outside the locality constraint the word still competes, at the capped cost.
+            let total = columnMin == .infinity || start < m ? Double.infinity : columns[(m - 1) * n + n - 1]
+            let cost = min(total / Double(n), options.costCap)
             let frequency = Int(dictionary.frequency[i])
             let score = -options.costWeight * cost + prior
             result.offer(SwipeCandidate(word: dictionary.words[i], id: dictionary.wordIDs[i], score: score, cost: cost,
-                                        frequency: frequency, location: location, shape: shape, contextLogProbability: lm),
+                                        frequency: frequency, location: location, shape: shape, contextLogProbability: lm,
+                                        terms: terms),
                          limit: options.limit)
         }
         return result
