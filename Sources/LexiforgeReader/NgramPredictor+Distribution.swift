@@ -14,6 +14,9 @@ public struct ContextDistribution: Sendable {
     let unigrams: [Int32]
     /// The context ids used (after the unknown-word rule), oldest first.
     public let context: [Int32]
+    /// An upper bound of ``log10Probability(of:)`` over every suggestible word (store units
+    /// divided by ``StoreSchema/logScale``), so a decoder can stop once nothing can score higher.
+    public let maximumLog10Probability: Double
 
     /// log10 p(word | context) by the ARPA back-off rule, in store units (``StoreSchema/logScale``).
     /// Ids outside the vocabulary get `<unk>`'s.
@@ -55,6 +58,9 @@ extension NgramPredictor {
                 k -= 1
             }
         }
-        return ContextDistribution(levels: levels, unigramBackoff: backoff, unigrams: unigramLogProb, context: h)
+        var best = byProbability.first.map { Int(unigramLogProb[Int($0)]) + backoff } ?? 0
+        for level in levels { for lp in level.logprobs.values { best = max(best, Int(lp) + level.backoff) } }
+        return ContextDistribution(levels: levels, unigramBackoff: backoff, unigrams: unigramLogProb, context: h,
+                                   maximumLog10Probability: Double(best) / StoreSchema.logScale)
     }
 }

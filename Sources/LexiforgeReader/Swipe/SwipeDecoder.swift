@@ -41,10 +41,10 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     /// the path) for the location and shape channels.
     public var resamplePoints = 32
     /// Location channel: mean squared distance (key widths²) between corresponding resampled points.
-    public var locationWeight = 0.41
+    public var locationWeight = 0.32
     /// Shape channel: the same after both paths are centred and scaled to a unit bounding box
     /// (at least ``shapeMinimumSize`` key widths across, so a tap is not blown up).
-    public var shapeWeight = 61.4
+    public var shapeWeight = 67.0
     public var shapeMinimumSize = 1.0
     /// Words (best by the two channels and the prior) rescored with segment DTW.
     public var shortlist = 160
@@ -52,7 +52,7 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     /// Shortlisted words also pay for the squared distances of the swipe's ends to their first and
     /// last keys, the squared log ratio of the lengths (ln((ℓ + 1) / (ℓ(w) + 1)), key widths), and
     /// the squared distance from the swipe to the inner key it passes farthest from.
-    public var endpointWeight = 4.1
+    public var endpointWeight = 4.5
     public var lengthWeight = 0.084
     public var missWeight = 4.5
     /// DTW cost (mean squared distance) of a word no warping path reaches within the locality
@@ -65,8 +65,8 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     public var frequencyWeight = 1.0
     /// With a context (``SwipeDecoder/decode(_:context:)``): the weight of ln p(word | context)
     /// from the language model, and the lexicon prior's weight next to it.
-    public var contextWeight = 0.756
-    public var contextFrequencyWeight = 0.55
+    public var contextWeight = 0.82
+    public var contextFrequencyWeight = 0.65
 
     /// Candidates returned.
     public var limit = 4
@@ -265,6 +265,9 @@ public struct SwipeDecoder: Sendable {
             // The channels only lower a score: skip the work when the prior alone cannot enter.
             if shortlist.count == size && prior.score <= floor {
                 if context == nil { break }
+                // Frequencies only fall from here; the context term cannot exceed its maximum.
+                let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
+                if let context, options.contextFrequencyWeight * lexicon + options.contextWeight * context.maximumLog10Probability * M_LN10 <= floor { break }
                 continue
             }
             // O(1) terms first: the swipe's ends against the word's first and last keys, the lengths.
