@@ -20,7 +20,7 @@ BIN          := .build/release/lexiforge
 MODELS       := $(wildcard Corpora/*.model.json)
 STORES       := $(patsubst Corpora/%.model.json,Artifacts/%.sqlite,$(MODELS))
 
-# Build: zlib and SQLite headers. Tests and benchmarks: sqlite3 CLI, presage (text2ngram,
+# Build: zlib, libcrypto (SHA-256 of inputs) and SQLite headers. Tests and benchmarks: sqlite3 CLI, presage (text2ngram,
 # presage_simulator), wordnet-base, curl for provisioning without ../shared, time for peak RSS.
 DEB_PACKAGES := zlib1g-dev libssl-dev libsqlite3-dev sqlite3 presage wordnet-base curl ca-certificates time
 # Bench only: KenLM's lmplz and build_binary, built from PyPI's kenlm source (Tests/Bench/bench-kenlm.sh).
@@ -64,6 +64,7 @@ train: build corpora
 	done
 
 test: deps
+	@python3 -c 'import kenlm' 2>/dev/null || python3 -m pip install --quiet kenlm
 	$(SWIFT) test
 
 bench: bench-deps build corpora

@@ -4,6 +4,10 @@ public struct CorpusReadOptions: Sendable, Equatable {
     public var replaceInvalidUTF8 = false
     /// Drop Project Gutenberg headers, license footers and "End of ..." lines.
     public var stripGutenberg = true
+    /// Read a CoNLL-U treebank (by its name, ``CorpusReader/isTreebank(_:)``) for its sentences'
+    /// text only: each `# text = ...` comment as a paragraph of its own. Set by the n-gram stage;
+    /// readers of the annotation itself leave it off.
+    public var treebankText = false
 
     public init(replaceInvalidUTF8: Bool = false, stripGutenberg: Bool = true) {
         self.replaceInvalidUTF8 = replaceInvalidUTF8
@@ -53,7 +57,7 @@ public enum CorpusReader {
         var splitter = LineSplitter(path: path, options: options)
         // A treebank (CoNLL-U, by its name) contributes its sentences' text: each `# text = ...`
         // comment as a paragraph of its own; token lines, other comments and blanks are skipped.
-        let treebank = Self.isTreebank(path)
+        let treebank = options.treebankText && Self.isTreebank(path)
         var gutenberg = GutenbergFilter(enabled: options.stripGutenberg)
         let capacity = 1 << 20
         let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)

@@ -161,7 +161,9 @@ public enum NgramBuild {
         var warnings: [String] = []
         for path in config.inputs {
             do {
-                let summary = try CorpusReader.readLines(of: path, options: config.corpus) { line in
+                var options = config.corpus
+                options.treebankText = true
+                let summary = try CorpusReader.readLines(of: path, options: options) { line in
                     splitter.feed(line: line) { sentence in
                         counter.addSentence(count: sentence.count) { sentence[$0] }
                     }

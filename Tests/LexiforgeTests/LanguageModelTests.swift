@@ -34,6 +34,16 @@ private func which(_ tool: String) -> String? {
     return nil
 }
 
+/// Tools some tests need, checked once when the tests are listed (a test that cannot run is
+/// reported as skipped with its reason).
+enum ExternalTools {
+    static let kenlm: Bool = {
+        guard let python = which("python3") else { return false }
+        return (try? run(python, ["-c", "import kenlm"]))?.status == 0
+    }()
+    static let presage: Bool = which("presage_simulator") != nil && FileManager.default.fileExists(atPath: "/etc/presage.xml")
+}
+
 @discardableResult
 private func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
     let process = Process()
@@ -165,11 +175,9 @@ struct LanguageModelTests {
         #expect(abs(p - pow(10, try predictor.nextWords(after: ["I"], limit: 1)[0].log10Probability)) < 1e-9)
     }
 
-    @Test func arpaRoundTripThroughKenLM() throws {
-        guard let python = which("python3"), (try? run(python, ["-c", "import kenlm"]))?.status == 0 else {
-            print("skipped: python3 with the kenlm module is not installed (pip install kenlm)")
-            return
-        }
+    @Test(.enabled(if: ExternalTools.kenlm, "python3 with the kenlm module is not installed (`make test` installs it; pip install kenlm)"))
+    func arpaRoundTripThroughKenLM() throws {
+        let python = try #require(which("python3"))
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = try buildStore(["sample.txt"], order: 3, in: dir, name: "s.sqlite")
@@ -192,11 +200,9 @@ struct LanguageModelTests {
         #expect(ours.oov == 7)   // a, b and c never occur in sample.txt
     }
 
-    @Test func presageSimulatorRunsOnExport() throws {
-        guard let simulator = which("presage_simulator"), FileManager.default.fileExists(atPath: "/etc/presage.xml") else {
-            print("skipped: presage_simulator is not installed (Debian package presage; `make deps`)")
-            return
-        }
+    @Test(.enabled(if: ExternalTools.presage, "presage_simulator is not installed (Debian package presage; `make deps`)"))
+    func presageSimulatorRunsOnExport() throws {
+        let simulator = try #require(which("presage_simulator"))
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = try buildStore(["sample.txt"], order: 3, in: dir, name: "s.sqlite", lowercase: true)

@@ -55,6 +55,10 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     public var endpointWeight = 4.5
     public var lengthWeight = 0.084
     public var missWeight = 4.5
+    /// Subtracted from the prior of all-caps abbreviations ("CNR") and capitalized words
+    /// ("Portland"): a swipe keyboard's user rarely means one when a lowercase word fits as well.
+    public var allCapsWeight = 0.0
+    public var capitalizedWeight = 0.0
     /// DTW cost (mean squared distance) of a word no warping path reaches within the locality
     /// constraint, and the most any word pays.
     public var costCap = 2.0
@@ -303,9 +307,11 @@ public struct SwipeDecoder: Sendable {
     /// contextWeight · ln p(word | context); the latter also returned.
     @inline(__always) func prior(_ i: Int, _ context: ContextDistribution?) -> (score: Double, lm: Double?) {
         let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
-        guard let context else { return (options.frequencyWeight * lexicon, nil) }
+        let spelling = dictionary.spelling[i] == SwipeDictionary.Spelling.allCaps.rawValue ? options.allCapsWeight
+            : dictionary.spelling[i] == SwipeDictionary.Spelling.capitalized.rawValue ? options.capitalizedWeight : 0
+        guard let context else { return (options.frequencyWeight * lexicon - spelling, nil) }
         let lm = context.log10Probability(of: dictionary.wordIDs[i]) * M_LN10
-        return (options.contextFrequencyWeight * lexicon + options.contextWeight * lm, lm)
+        return (options.contextFrequencyWeight * lexicon + options.contextWeight * lm - spelling, lm)
     }
 
     /// ln of one lexicon frequency step (p ∝ 1.15^f, LatinIME's scale).
