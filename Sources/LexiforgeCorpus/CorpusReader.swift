@@ -4,10 +4,14 @@ public struct CorpusReadOptions: Sendable, Equatable {
     public var replaceInvalidUTF8 = false
     /// Drop Project Gutenberg headers, license footers and "End of ..." lines.
     public var stripGutenberg = true
+    /// Read a CoNLL-U treebank (by its name) for its `# text = ` lines only, as corpus text.
+    /// The CoNLL-U parsers turn it off to see every line.
+    public var treebankText = true
 
-    public init(replaceInvalidUTF8: Bool = false, stripGutenberg: Bool = true) {
+    public init(replaceInvalidUTF8: Bool = false, stripGutenberg: Bool = true, treebankText: Bool = true) {
         self.replaceInvalidUTF8 = replaceInvalidUTF8
         self.stripGutenberg = stripGutenberg
+        self.treebankText = treebankText
     }
 }
 
@@ -53,7 +57,7 @@ public enum CorpusReader {
         var splitter = LineSplitter(path: path, options: options)
         // A treebank (CoNLL-U, by its name) contributes its sentences' text: each `# text = ...`
         // comment as a paragraph of its own; token lines, other comments and blanks are skipped.
-        let treebank = Self.isTreebank(path)
+        let treebank = options.treebankText && Self.isTreebank(path)
         var gutenberg = GutenbergFilter(enabled: options.stripGutenberg)
         let capacity = 1 << 20
         let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
