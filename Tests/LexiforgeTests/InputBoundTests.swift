@@ -96,7 +96,10 @@ struct InputBoundTests {
     func linkOutsideDataRefused() throws {
         let (root, model, _) = try Self.modelFolder(file: "corpora/c.txt", sha256: String(repeating: "0", count: 64))
         let path = root.url.appendingPathComponent("Corpora/data/corpora/c.txt").path
-        #expect(symlink(Paths.fixture("tiny.txt"), path) == 0)
+        // The outside file is a copy: the folder's clean-up chmods through links, never at a fixture.
+        let outside = root.file("outside.txt")
+        try FileManager.default.copyItem(atPath: Paths.fixture("tiny.txt"), toPath: outside)
+        #expect(symlink(outside, path) == 0)
         let error = #expect(throws: PipelineError.self) {
             try Train.run(modelPath: model, output: root.file("out.sqlite"), strict: false, progress: StageProgress(quiet: true))
         }
