@@ -19,6 +19,12 @@ status=0
 while IFS=$'\t' read -r name file sha license source url; do
   case "$name" in ''|'#'*|name) continue ;; esac
   if [ -n "${*:-}" ] && [[ "$want" != *" $name "* ]]; then continue; fi
+  # A file stays inside data/ (and the shared folder): relative, no '..' component.
+  case "/$file/" in
+    //*|*/../*)
+      echo "provision: $name: file '$file' must be a relative path inside $data without '..'; fix $manifest" >&2
+      status=1; continue ;;
+  esac
   dest="$data/$file"
   if [ -f "$dest" ] && [ "$(sha256sum "$dest" | cut -d' ' -f1)" = "$sha" ]; then
     continue

@@ -9,9 +9,10 @@ public struct CorpusReadOptions: Sendable, Equatable {
     /// readers of the annotation itself leave it off.
     public var treebankText = false
 
-    public init(replaceInvalidUTF8: Bool = false, stripGutenberg: Bool = true) {
+    public init(replaceInvalidUTF8: Bool = false, stripGutenberg: Bool = true, treebankText: Bool = false) {
         self.replaceInvalidUTF8 = replaceInvalidUTF8
         self.stripGutenberg = stripGutenberg
+        self.treebankText = treebankText
     }
 }
 

@@ -68,7 +68,7 @@ public enum TaggedCorpusReader {
         _ sentence: ([String], [String]) -> Void
     ) -> TaggedFileSummary {
         var summary = TaggedFileSummary()
-        let options = CorpusReadOptions(replaceInvalidUTF8: replaceInvalidUTF8, stripGutenberg: false)
+        let options = CorpusReadOptions(replaceInvalidUTF8: replaceInvalidUTF8, stripGutenberg: false, treebankText: false)
         do {
             switch format {
             case .conllu:
@@ -235,6 +235,10 @@ struct CoNLLUParser {
         }
         if bytes[0] == UInt8(ascii: "#") { return }
         if words.isEmpty && !sentenceBad { sentenceLine = line }
+        if let nul = bytes.firstIndex(of: 0) {
+            fail(&summary, "NUL byte (\\0) at byte \(nul - bytes.startIndex + 1) of the line; CoNLL-U is text without NUL bytes")
+            return
+        }
         let fields = bytes.split(separator: 0x09, omittingEmptySubsequences: false)
         guard fields.count == 10 else {
             fail(&summary, "\(fields.count) tab-separated columns, expected 10 (ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC)")
@@ -243,8 +247,12 @@ struct CoNLLUParser {
         let id = fields[0]
         if let dash = id.firstIndex(of: UInt8(ascii: "-")) {
             // A multiword token range: its words follow on their own lines.
-            guard Self.integer(id[id.startIndex..<dash]) != nil, Self.integer(id[(dash + 1)...]) != nil else {
+            guard let first = Self.integer(id[id.startIndex..<dash]), let last = Self.integer(id[(dash + 1)...]) else {
                 fail(&summary, "id '\(String(decoding: id, as: UTF8.self))' is not an integer, a range like 3-4 or a decimal like 8.1")
+                return
+            }
+            guard first <= last else {
+                fail(&summary, "multiword token range '\(first)-\(last)' is reversed; expected first ≤ last, like \(last)-\(first)")
                 return
             }
             return

@@ -67,7 +67,7 @@ public enum TreebankReader {
             bad = false
             pendingRange = nil
         }
-        _ = try CorpusReader.readLines(of: path, options: .init(replaceInvalidUTF8: true, stripGutenberg: false)) { bytes in
+        _ = try CorpusReader.readLines(of: path, options: .init(replaceInvalidUTF8: true, stripGutenberg: false, treebankText: false)) { bytes in
             lineNumber += 1
             if bytes.isEmpty || bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
                 try finish()
@@ -78,6 +78,11 @@ public enum TreebankReader {
                 let line = String(decoding: bytes, as: UTF8.self)
                 if line.hasPrefix("# text = ") { current!.text = String(line.dropFirst(9)) }
                 else if line.hasPrefix("# text=") { current!.text = String(line.dropFirst(7)) }
+                return
+            }
+            if let nul = bytes.firstIndex(of: 0) {
+                problems.append("\(path):\(lineNumber): NUL byte (\\0) at byte \(nul - bytes.startIndex + 1) of the line; CoNLL-U is text without NUL bytes")
+                bad = true
                 return
             }
             let columns = bytes.split(separator: 0x09, omittingEmptySubsequences: false)

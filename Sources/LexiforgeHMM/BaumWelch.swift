@@ -21,6 +21,11 @@ public struct BaumWelchConfig: Sendable, Equatable {
     public var emissionPruning = 1e-4
 
     public init(states: Int) { self.states = states }
+
+    /// The most states a model may have: the E-step holds K² transition sums per corpus piece
+    /// and the store K² transitions, so 4,096 states already take 128 MiB per table.
+    /// `lexiforge hmm --states` and a model file's `hmm_states` are checked against it.
+    public static let maxStates = 4096
 }
 
 /// Sentences as dense word ids, ready for Baum-Welch.

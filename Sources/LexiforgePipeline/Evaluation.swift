@@ -73,9 +73,7 @@ public enum Evaluation {
             if tokensOutput != nil { lines.append(sentence.joined(separator: " ")) }
         }
         if let tokensOutput {
-            guard FileManager.default.createFile(atPath: tokensOutput, contents: Data((lines.joined(separator: "\n") + "\n").utf8)) else {
-                throw PipelineError("\(tokensOutput): cannot write the tokenized text here; choose a writable path")
-            }
+            try AtomicOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8), to: tokensOutput, kind: "tokenized text")
         }
         return report
     }
@@ -123,18 +121,20 @@ public enum Evaluation {
                                   maxCharacters: maxCharacters, trace: trace)
         }
         var inputs = files
-        var scratch: [String] = []
+        // The shortened texts go in a private folder (mkdtemp, 0700), removed with it at the end.
+        var scratch: ScratchFolder?
         if let maxCharacters {
             inputs = []
-            for file in files {
+            let folder = try ScratchFolder(label: "lexiforge-ksr")
+            scratch = folder
+            for (i, file) in files.enumerated() {
                 let text = try CorpusReader.readAll(of: file, maxCharacters: maxCharacters)
-                let temporary = NSTemporaryDirectory() + "lexiforge-ksr-\(ProcessInfo.processInfo.processIdentifier)-\(scratch.count).txt"
-                try text.write(toFile: temporary, atomically: true, encoding: .utf8)
-                scratch.append(temporary)
+                let temporary = folder.file("\(i).txt")
+                try text.write(toFile: temporary, atomically: false, encoding: .utf8)
                 inputs.append(temporary)
             }
         }
-        defer { for file in scratch { try? FileManager.default.removeItem(atPath: file) } }
+        defer { withExtendedLifetime(scratch) {} }
         var report = KeystrokeReport()
         for sentence in try Self.sentences(of: inputs, store: predictor.store) {
             for (i, word) in sentence.enumerated() {

@@ -14,10 +14,7 @@ public enum Export {
         let store = try TrainedStore(path: path)
         guard store.hasLanguageModel else { throw StoreError.noLanguageModel(path) }
         let file = try AtomicStoreFile.prepare(path: output, kind: "ARPA file")
-        guard FileManager.default.createFile(atPath: file.temporaryPath, contents: nil),
-              let handle = FileHandle(forWritingAtPath: file.temporaryPath) else {
-            throw PipelineError("\(output): cannot write here; choose a writable -o path")
-        }
+        let handle = FileHandle(fileDescriptor: try file.createFile(), closeOnDealloc: true)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
         func flush(force: Bool = false) {

@@ -122,7 +122,7 @@ public enum HMMBuild {
     /// Reads every tagged file into `body`; throws all problems together.
     static func readTagged(
         _ paths: [String], format: TaggedFormat?, column: TagColumn, config: HMMBuildConfig,
-        progress: StageProgress, _ body: ([String], [String]) -> Void
+        progress: StageProgress, afterFile: (String) -> String? = { _ in nil }, _ body: ([String], [String]) -> Void
     ) throws -> (summaries: [TaggedFileSummary], warnings: [String]) {
         var errors: [String] = [], warnings: [String] = [], summaries: [TaggedFileSummary] = []
         for path in paths {
@@ -133,6 +133,7 @@ public enum HMMBuild {
             warnings += summary.warnings.map(\.description)
             summaries.append(summary)
             progress.say("  \(path) (\(format.rawValue)): \(summary.sentences) sentences, \(summary.tokens) tokens\(summary.errors.isEmpty ? "" : ", \(summary.errors.count) problem(s)")")
+            if let problem = afterFile(path) { throw PipelineError(errors + [problem]) }
         }
         if config.strict { errors += warnings.map { $0 + " (an error under --strict)" } }
         for warning in warnings where !config.strict { progress.say("warning: \(warning)") }
@@ -144,7 +145,11 @@ public enum HMMBuild {
         progress.stage(1, of: stages, "Reading \(config.inputs.count) tagged file(s)")
         let trainer = SupervisedHMMTrainer(config: hmm)
         let (summaries, warnings) = try readTagged(config.inputs, format: config.format, column: config.tagColumn,
-                                                   config: config, progress: progress) { trainer.add(words: $0, tags: $1) }
+                                                   config: config, progress: progress, afterFile: { path in
+            // Checked before the tag tables are allocated (tags³ numbers).
+            guard trainer.tagCount > SupervisedHMMTrainer.maxTags else { return nil }
+            return "\(path): \(trainer.tagCount) distinct \(config.tagColumn.rawValue.uppercased()) tags so far, more than the \(SupervisedHMMTrainer.maxTags) a tagger holds (its trigram tables take tags³ numbers); check the tag column (--tagset upos|xpos) and the file format"
+        }) { trainer.add(words: $0, tags: $1) }
         progress.stage(2, of: stages, "Estimating transitions, emissions and the suffix model")
         let tables = trainer.finish()
         typealias P = StoreSchema.HMMParameter
@@ -160,6 +165,9 @@ public enum HMMBuild {
     }
 
     static func unsupervised(_ config: HMMBuildConfig, _ bw: BaumWelchConfig, progress: StageProgress, stages: Int) throws -> HMMTraining {
+        guard (1...BaumWelchConfig.maxStates).contains(bw.states) else {
+            throw PipelineError("\(bw.states) hidden states is out of range; use 1 to \(BaumWelchConfig.maxStates)")
+        }
         progress.stage(1, of: stages, "Reading \(config.inputs.count) file(s) of plain text")
         let text = config.text ?? TextOptions(lowercase: config.lowercase, keepPunctuation: true)
         var splitter = SentenceSplitter(options: text)

@@ -42,6 +42,20 @@ public enum LanguageModelStage {
             + (model.formRules != nil ? ",\"form_rules\":\(options.formRules)" : "") + "}"
     }
 
+    /// Refuses a store whose `text_options` or `language_model` row is there but unreadable (not
+    /// a JSON object, unknown text options): `learn` and `merge` would otherwise tokenize or
+    /// estimate with defaults and silently rebuild the store differently.
+    static func checkMeta(_ meta: [String: String], path: String) throws {
+        typealias Key = StoreSchema.MetaKey
+        for key in [Key.textOptions, Key.languageModel] {
+            guard let json = meta[key] else { continue }
+            let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+            if object == nil || (key == Key.textOptions && TextOptions(provenance: json) == nil) {
+                throw StoreError.badMeta(path, key: key, value: json, expected: "the JSON object lexiforge writes there")
+            }
+        }
+    }
+
     /// The estimation options a store was built with (from its `language_model` row).
     static func options(from meta: [String: String]) -> (options: EstimationOptions, vocabularySize: Int?, pruned: Bool) {
         var options = EstimationOptions()
@@ -80,13 +94,25 @@ public struct StoreContents: Sendable {
     public var logProbs: [[Int64]]
     public var backoffs: [[Int64]]
 
-    /// Reads a whole store.
+    /// Reads a whole store, for the stages that build on it (`learn`, `merge`, `diff`, exports).
+    /// - Throws: ``StoreError/badMeta(_:key:value:expected:)`` when `order`, `tokens` or
+    ///   `sentences` is missing or not a number (never a default: learning into a store read as
+    ///   the wrong order would silently rebuild it), ``StoreError/damaged(_:_:)`` for an id
+    ///   outside the vocabulary or a count out of range.
     public static func load(path: String) throws -> StoreContents {
         let store = try TrainedStore(path: path)
+        guard store.meta[StoreSchema.MetaKey.order] != nil else {
+            throw StoreError.badMeta(path, key: StoreSchema.MetaKey.order, value: nil, expected: TrainedStore.orderExpectation)
+        }
+        let tokens = try store.requiredCount(StoreSchema.MetaKey.tokens)
+        let sentences = try store.requiredCount(StoreSchema.MetaKey.sentences)
         var words: [String] = [], unigrams: [UInt64] = [], lp: [Int64] = [], bo: [Int64] = []
         try store.forEachWord { text, row in
+            guard let count = UInt64(exactly: row.count) else {
+                throw StoreError.damaged(path, "word \(words.count) has count \(row.count)")
+            }
             words.append(text)
-            unigrams.append(UInt64(row.count))
+            unigrams.append(count)
             lp.append(row.logprob)
             bo.append(row.backoff)
         }
@@ -94,9 +120,18 @@ public struct StoreContents: Sendable {
         if store.order >= 2 {
             for n in 2...store.order {
                 var keys: [UInt32] = [], counts: [UInt32] = [], p: [Int64] = [], b: [Int64] = []
+                let table = StoreSchema.ngramTable(order: n)
                 try store.forEachNgram(order: n) { row in
-                    for id in row.ids { keys.append(UInt32(id)) }
-                    counts.append(UInt32(row.count))
+                    for id in row.ids {
+                        guard id >= 0, id < Int64(words.count), let key = UInt32(exactly: id) else {
+                            throw StoreError.damaged(path, "\(table) holds word id \(id), outside the vocabulary of \(words.count) words")
+                        }
+                        keys.append(key)
+                    }
+                    guard let count = UInt32(exactly: row.count) else {
+                        throw StoreError.damaged(path, "\(table) holds count \(row.count), outside 0...\(UInt32.max)")
+                    }
+                    counts.append(count)
                     p.append(row.logprob)
                     b.append(row.backoff)
                 }
@@ -107,8 +142,7 @@ public struct StoreContents: Sendable {
         }
         let meta = store.meta
         let counts = NgramCounts(order: store.order, words: words, unigramCounts: unigrams, tables: tables,
-                                 tokens: Int(meta[StoreSchema.MetaKey.tokens] ?? "") ?? 0,
-                                 sentences: Int(meta[StoreSchema.MetaKey.sentences] ?? "") ?? 0)
+                                 tokens: tokens, sentences: sentences)
         return StoreContents(meta: meta, counts: counts, unigramLogProb: lp, unigramBackoff: bo,
                              logProbs: logProbs, backoffs: backoffs)
     }

@@ -13,10 +13,16 @@ import LexiforgeText
 /// has lost the counts it pruned, which the merge cannot restore (a warning says so).
 public enum Merge {
     public static func run(_ a: String, _ b: String, output: String, progress: StageProgress) throws -> NgramBuildReport {
+        // -o may name A or B (a read-modify-write of that store): held until the rename, so a
+        // concurrent update of the output fails as busy instead of one run being lost.
+        let lock = try storeLock(output)
+        defer { lock.release() }
         let file = try AtomicStoreFile.prepare(path: output)
         progress.stage(1, of: 3, "Reading \(a) and \(b)")
         let first = try StoreContents.load(path: a)
         let second = try StoreContents.load(path: b)
+        try LanguageModelStage.checkMeta(first.meta, path: a)
+        try LanguageModelStage.checkMeta(second.meta, path: b)
         guard first.counts.order == second.counts.order else {
             throw PipelineError("\(b): order \(second.counts.order) differs from \(a)'s \(first.counts.order); merge stores built with the same --order")
         }
@@ -29,6 +35,11 @@ public enum Merge {
         var meta = first.meta
         meta[StoreSchema.MetaKey.inputs] = Self.concatenatedInputs(first.meta, second.meta)
         return try Self.write(merged, meta: meta, warnIfPruned: [first.meta, second.meta], to: file, progress: progress)
+    }
+
+    /// The update lock of `path` (``StoreLock``), its errors as the store writer's.
+    static func storeLock(_ path: String) throws -> StoreLock {
+        do { return try StoreLock.acquire(for: path) } catch { throw StoreWriteError(error) }
     }
 
     /// A's JSON input list followed by B's.
@@ -77,13 +88,20 @@ public enum Merge {
 /// In: a store and text files (or literal sentences), tokenized with the store's own text options.
 /// Out: the same store, replaced atomically by one whose counts include the new sentences and
 /// whose probabilities are estimated again: a reader that has the store open keeps reading the old
-/// file, and an interrupted run leaves the old store in place.
+/// file, and an interrupted run leaves the old store in place. The store's ``StoreLock`` is held
+/// throughout: a concurrent `learn` (or `merge`, `swipe features`) on it fails as busy.
 public enum Learn {
     public static func run(store path: String, files: [String], sentences: [String], progress: StageProgress) throws -> NgramBuildReport {
         guard !files.isEmpty || !sentences.isEmpty else { throw PipelineError("nothing to learn; name text files or give --sentence") }
         let problems = files.compactMap(NgramBuild.checkInput)
         if !problems.isEmpty { throw PipelineError(problems) }
+        guard FileManager.default.fileExists(atPath: path) else { throw StoreError.missing(path) }
+        // Held from reading the store to renaming the new one over it: a second `learn` fails
+        // as busy at once instead of one run's sentences being lost.
+        let lock = try Merge.storeLock(path)
+        defer { lock.release() }
         let contents = try StoreContents.load(path: path)
+        try LanguageModelStage.checkMeta(contents.meta, path: path)
         let file = try AtomicStoreFile.prepare(path: path)
         let (text, strip, replace) = LanguageModelStage.textOptions(from: contents.meta)
         progress.stage(1, of: 3, "Counting \(files.count) file(s) and \(sentences.count) sentence(s) with the store's text options")

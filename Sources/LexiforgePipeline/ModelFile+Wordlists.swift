@@ -50,6 +50,9 @@ extension Train {
             let path = manifest.localPath(of: entry)
             if !FileManager.default.fileExists(atPath: path) {
                 problems.append("\(path): wordlist \"\(name)\" is not provisioned; run `make corpora`")
+            } else if !manifest.isInsideDataDirectory(path) {
+                problems.append("\(path): wordlist \"\(name)\" is a link to a file outside \(manifest.dataDirectory); provisioned files must be inside it (run `make corpora`)")
+                continue
             }
             paths.append(path)
             expected[path] = entry.sha256

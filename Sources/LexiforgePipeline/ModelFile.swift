@@ -50,10 +50,30 @@ public struct CorpusManifest: Sendable {
                 problems.append("\(path):\(index + 1): sha256 '\(fields[2])' is not 64 hex digits")
                 continue
             }
+            if let problem = Self.confinementProblem(fields[1]) {
+                problems.append("\(path):\(index + 1): file '\(fields[1])' \(problem); a manifest file is a relative path inside data/ such as corpora/NAME.txt")
+                continue
+            }
             entries.append(.init(name: fields[0], file: fields[1], sha256: fields[2], license: fields[3], source: fields[4], url: fields[5]))
         }
         if !problems.isEmpty { throw PipelineError(problems) }
         self.entries = entries
+    }
+
+    /// Why `file` would leave the data folder (absolute, a `..` component, empty), or nil.
+    static func confinementProblem(_ file: String) -> String? {
+        if file.isEmpty { return "is empty" }
+        if file.hasPrefix("/") { return "is an absolute path" }
+        if file.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." }) { return "leaves the data folder ('..')" }
+        if file.utf8.contains(0) { return "holds a NUL byte" }
+        return nil
+    }
+
+    /// Whether `path` (a ``localPath(of:)``), once symbolic links are resolved, is inside the data folder.
+    public func isInsideDataDirectory(_ path: String) -> Bool {
+        let root = URL(fileURLWithPath: dataDirectory).resolvingSymlinksInPath().path
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        return resolved.hasPrefix(root + "/")
     }
 
     public func entry(named name: String) -> ManifestEntry? { entries.first { $0.name == name } }
@@ -203,6 +223,10 @@ public struct ModelFile: Sendable, Equatable {
             return nil
         }
         hmmStates = positive("hmm_states")
+        if let states = hmmStates, states > BaumWelchConfig.maxStates {
+            problems.append("\(path): \"hmm_states\" is \(states), more than \(BaumWelchConfig.maxStates) (the transition tables take states² numbers); use 1 to \(BaumWelchConfig.maxStates)")
+            hmmStates = nil
+        }
         if let seed = positive("hmm_seed") { hmmSeed = UInt64(seed) }
         if let iterations = positive("hmm_iterations") { hmmIterations = iterations }
         if hmmStates != nil && !hmmTagged.isEmpty {
@@ -293,6 +317,10 @@ public enum Train {
             let path = manifest.localPath(of: entry)
             if !FileManager.default.fileExists(atPath: path) {
                 problems.append("\(path): corpus \"\(name)\" is not provisioned; run `make corpora` (it copies or downloads and checks sha256)")
+            } else if !manifest.isInsideDataDirectory(path) {
+                // A link to a file elsewhere: never read (nor its digest printed).
+                problems.append("\(path): corpus \"\(name)\" is a link to a file outside \(manifest.dataDirectory); provisioned files must be inside it (run `make corpora`)")
+                continue
             }
             switch use {
             case .corpus: inputs.append(path)
@@ -325,7 +353,12 @@ public enum Train {
         config.estimation.formRules = model.formRules
         config.vocabularySize = model.vocabSize
         progress.say("model \(model.name): \(model.description)")
-        let layouts = try model.swipeLayouts.map { try SwipeLayout.named($0) }
+        let layouts: [SwipeLayout]
+        do {
+            layouts = try model.swipeLayouts.map { try SwipeLayout.named($0) }
+        } catch {
+            throw PipelineError("\(modelPath): \"swipe_layouts\": \(error)")
+        }
         config.hmm = try trainHMM(model, tagged: taggedInputs, corpora: config, expected: expected, progress: progress)
         var report = try NgramBuild.run(config, progress: progress)
         for layout in layouts {

@@ -26,16 +26,27 @@ extension TrainedStore {
     public func forEachNgram(order n: Int, _ body: (StoredRow) throws -> Void) throws {
         guard n >= 2, n <= order else { throw StoreError.noNgrams(path, order: n, available: order) }
         let columns = (1...n).map { "w\($0)" }.joined(separator: ", ")
-        try queue.inDatabase { db in
-            let rows = try GRDB.Row.fetchCursor(db, sql: """
-                SELECT \(columns), count, \(hasLanguageModel ? "logprob" : "0"), \(hasLanguageModel && n < order ? "backoff" : "0")
-                FROM \(StoreSchema.ngramTable(order: n)) ORDER BY \(columns)
-                """)
-            var ids = [Int64](repeating: 0, count: n)
-            while let row = try rows.next() {
-                for j in 0..<n { ids[j] = row[j] }
-                try body(StoredRow(ids: ids, count: row[n], logprob: row[n + 1], backoff: row[n + 2]))
+        let table = StoreSchema.ngramTable(order: n)
+        do {
+            try queue.inDatabase { db in
+                let rows = try GRDB.Row.fetchCursor(db, sql: """
+                    SELECT \(columns), count, \(hasLanguageModel ? "logprob" : "0"), \(hasLanguageModel && n < order ? "backoff" : "0")
+                    FROM \(table) ORDER BY \(columns)
+                    """)
+                var values = [Int64](repeating: 0, count: n + 3)
+                while let row = try rows.next() {
+                    // Checked conversions: a NULL or text where a number belongs is an error, not a trap.
+                    for j in 0..<(n + 3) {
+                        guard let value = Int64.fromDatabaseValue(row[j] as DatabaseValue) else {
+                            throw StoreError.damaged(path, "\(table) holds \(row[j] as DatabaseValue) where an integer belongs")
+                        }
+                        values[j] = value
+                    }
+                    try body(StoredRow(ids: Array(values[0..<n]), count: values[n], logprob: values[n + 1], backoff: values[n + 2]))
+                }
             }
+        } catch let error as DatabaseError {
+            throw StoreError.notAStore(path, "its \(table) table cannot be read: \(error.message ?? "\(error)")")
         }
     }
 }

@@ -8,6 +8,10 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case wrongVersion(String, found: Int, expected: Int)
     case noNgrams(String, order: Int, available: Int)
     case noLanguageModel(String)
+    /// A `meta` value that is missing or not what the schema allows: path, key, value (nil: missing), what it must be.
+    case badMeta(String, key: String, value: String?, expected: String)
+    /// A row that breaks the schema's invariants (an id outside the vocabulary, a negative count).
+    case damaged(String, String)
 
     public var description: String {
         switch self {
@@ -21,6 +25,11 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             return "\(path): holds n-grams up to order \(available), not \(order); rebuild it with `lexiforge ngrams --order \(order)`"
         case .noLanguageModel(let path):
             return "\(path): a counts-only store without probabilities; rebuild it with `lexiforge ngrams --language-model` (or \"language_model\": true in the model file)"
+        case .badMeta(let path, let key, let value, let expected):
+            let found = value.map { "is \"\($0)\"" } ?? "is missing"
+            return "\(path): meta \"\(key)\" \(found), but must be \(expected); the store is damaged: rebuild it (`lexiforge verify \(path)` lists what is wrong)"
+        case .damaged(let path, let problem):
+            return "\(path): damaged store: \(problem); rebuild it (`lexiforge verify \(path)` lists what is wrong)"
         }
     }
 }
@@ -104,7 +113,34 @@ public final class TrainedStore: Sendable {
             })
         }
         self.meta = meta
-        order = Int(meta[StoreSchema.MetaKey.order] ?? "") ?? 1
+        // A store without an `order` row reads as order 1 (no n-gram tables are queried); one
+        // with a value the schema does not know is refused. Stages that modify a store require
+        // the row (`StoreContents.load`).
+        if let value = meta[StoreSchema.MetaKey.order] {
+            guard let order = Self.metaOrder(value) else {
+                throw StoreError.badMeta(path, key: StoreSchema.MetaKey.order, value: value, expected: Self.orderExpectation)
+            }
+            self.order = order
+        } else {
+            order = 1
+        }
+    }
+
+    /// What an `order` meta value must be, for messages.
+    public static let orderExpectation = "a number from 1 to \(StoreSchema.maxOrder)"
+
+    /// The `order` meta value as a number the schema knows (1...``StoreSchema/maxOrder``).
+    public static func metaOrder(_ value: String) -> Int? {
+        guard let order = Int(value), (1...StoreSchema.maxOrder).contains(order) else { return nil }
+        return order
+    }
+
+    /// A meta value required to be a count (a whole number ≥ 0), or a ``StoreError/badMeta(_:key:value:expected:)``.
+    public func requiredCount(_ key: String) throws -> Int {
+        guard let value = meta[key], let n = Int(value), n >= 0 else {
+            throw StoreError.badMeta(path, key: key, value: meta[key], expected: "a whole number ≥ 0")
+        }
+        return n
     }
 
     /// Whether the store holds language-model probabilities and backoffs (`logprob`/`backoff`
@@ -239,7 +275,7 @@ public final class TrainedStore: Sendable {
             let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
             return try sizes.map { row in
                 let name: String = row["name"]
-                let rows = tables.contains(name) ? try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(name)\"") : nil
+                let rows = tables.contains(name) ? try Int.fetchOne(db, sql: "SELECT count(*) FROM \(StoreSchema.quoted(name))") : nil
                 return TableStatistics(name: name, rows: rows, bytes: row["bytes"])
             }
         }

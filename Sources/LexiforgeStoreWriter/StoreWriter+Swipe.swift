@@ -21,7 +21,8 @@ public struct SwipeFeatureWriteReport: Sendable {
 extension StoreWriter {
     /// Adds (or replaces) one layout's swipe features in an existing store, atomically: the store
     /// is copied beside itself, the rows are written into the copy, which is vacuumed, stamped and
-    /// renamed over the original (``build(_:pageSize:copying:fill:)``).
+    /// renamed over the original (``build(_:pageSize:copying:fill:)``), under the store's
+    /// ``StoreLock`` (a concurrent update fails as busy).
     ///
     /// In: the store and `features`, called once per lexicon word (every `word` row from
     /// ``StoreSchema/ReservedID/firstWord`` on when the store has no lexicon), returning nil for a
@@ -31,6 +32,11 @@ extension StoreWriter {
         storePath: String, layout: SwipeLayout, features: @escaping ([String]) -> [SwipeFeatures?]
     ) throws -> SwipeFeatureWriteReport {
         let started = Date()
+        guard FileManager.default.fileExists(atPath: storePath) else { throw StoreError.missing(storePath) }
+        // Held for the whole copy-add-rename, so a concurrent update fails as busy instead of being lost.
+        let lock: StoreLock
+        do { lock = try StoreLock.acquire(for: storePath) } catch { throw StoreWriteError(error) }
+        defer { lock.release() }
         _ = try TrainedStore(path: storePath)  // refuses a non-store or another version, with a message
         let file = try AtomicStoreFile.prepare(path: storePath)
         let before = (try? FileManager.default.attributesOfItem(atPath: storePath)[.size] as? Int) ?? 0

@@ -12,6 +12,18 @@ public enum StoreWriteError: Error, CustomStringConvertible, Sendable {
     case fileNotWritable(String, String, kind: String)
     case outputIsDirectory(String)
     case sqlite(String, String)
+    /// The destination is a link, FIFO or device, or another writer holds the store's lock.
+    case output(OutputError)
+
+    /// The store writer's error for an ``OutputError``.
+    public init(_ error: OutputError) {
+        switch error {
+        case .folderMissing(let dir): self = .outputDirectoryMissing(dir)
+        case .isDirectory(let path): self = .outputIsDirectory(path)
+        case .notWritable(let path, let reason, let kind): self = .notWritable(path, reason, kind: kind)
+        case .notRegularFile, .busy: self = .output(error)
+        }
+    }
 
     /// ``outputNotWritable(_:_:)`` for a store, ``fileNotWritable(_:_:kind:)`` for anything else.
     static func notWritable(_ path: String, _ reason: String, kind: String) -> StoreWriteError {
@@ -30,82 +42,48 @@ public enum StoreWriteError: Error, CustomStringConvertible, Sendable {
             return "\(path): is a directory; -o takes the path of the store file to write, e.g. \(path)/model.sqlite"
         case .sqlite(let path, let reason):
             return "\(path): SQLite failed while writing the store (\(reason)); check free disk space and permissions"
+        case .output(let error):
+            return error.description
         }
     }
 }
 
-/// Writes a store at `path` atomically: everything goes into a temporary file beside it, which is
-/// stamped with the schema version last and renamed over `path` only when complete. If anything
-/// fails, the temporary file is removed and whatever was at `path` stays untouched.
+/// Writes a store at `path` atomically: everything goes into a temporary file in a private folder
+/// beside it (``AtomicOutput``), which is stamped with the schema version last and renamed over
+/// `path` only when complete. If anything fails, the private folder is removed and whatever was at
+/// `path` stays untouched. A symbolic link, FIFO or device at `path` is refused, never followed.
 ///
-/// Call ``prepare(path:)`` before the long work so an unwritable destination fails in
+/// Call ``prepare(path:kind:)`` before the long work so an unwritable destination fails in
 /// milliseconds, not after counting a corpus.
 public final class AtomicStoreFile {
-    public let path: String
-    public let temporaryPath: String
-    private var finished = false
+    public var path: String { output.path }
+    /// Where the store is built: inside a private folder (mode 0700) in the destination's folder.
+    public var temporaryPath: String { output.temporaryPath }
+    let output: AtomicOutput
 
-    /// Checks the destination and creates the temporary file.
+    /// Checks the destination and creates the private folder.
     /// `kind` names what is written, for messages ("store", "ARPA file").
     public static func prepare(path: String, kind: String = "store") throws(StoreWriteError) -> AtomicStoreFile {
-        let url = URL(fileURLWithPath: path)
-        let dir = url.deletingLastPathComponent().path
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
-            throw .outputIsDirectory(path)
-        }
-        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
-            throw .outputDirectoryMissing(dir)
-        }
-        removeAbandonedTemporaries(of: url)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)").path
-        unlink(temporary)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard fd >= 0 else { throw .notWritable(path, String(cString: strerror(errno)), kind: kind) }
-        close(fd)
-        unlink(temporary)
-        return AtomicStoreFile(path: path, temporaryPath: temporary, kind: kind)
-    }
-
-    /// Removes the temporary files (`.NAME.tmp-PID`, with any journal) that a writer of the same
-    /// destination left behind when it was killed (`kill -9`, power loss): those whose process no
-    /// longer exists. A live writer's file is left alone.
-    static func removeAbandonedTemporaries(of url: URL) {
-        let dir = url.deletingLastPathComponent().path
-        let prefix = ".\(url.lastPathComponent).tmp-"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
-        for name in names where name.hasPrefix(prefix) {
-            let digits = name.dropFirst(prefix.count).prefix { $0.isASCII && $0.isNumber }
-            guard let pid = Int32(digits), pid != ProcessInfo.processInfo.processIdentifier else { continue }
-            if kill(pid, 0) == -1 && errno == ESRCH { unlink(dir + "/" + name) }
+        do {
+            return AtomicStoreFile(output: try AtomicOutput.prepare(path: path, kind: kind))
+        } catch {
+            throw StoreWriteError(error)
         }
     }
 
-    private let kind: String
+    private init(output: AtomicOutput) { self.output = output }
 
-    private init(path: String, temporaryPath: String, kind: String) {
-        self.path = path
-        self.temporaryPath = temporaryPath
-        self.kind = kind
+    /// Creates the temporary file for writers that write bytes themselves (`O_EXCL|O_NOFOLLOW`).
+    public func createFile() throws(StoreWriteError) -> Int32 {
+        do { return try output.createFile() } catch { throw StoreWriteError(error) }
     }
 
-    deinit { if !finished { discard() } }
-
-    /// Removes the temporary file (and its journal, if any).
-    public func discard() {
-        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporaryPath + suffix) }
-        finished = true
-    }
+    /// Removes the temporary file (and its journal, if any) with its private folder.
+    public func discard() { output.discard() }
 
     /// Renames the complete temporary file over the destination.
     public func commit() throws(StoreWriteError) {
-        guard rename(temporaryPath, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            discard()
-            throw .notWritable(path, reason, kind: kind)
-        }
-        finished = true
+        do { try output.commit() } catch { throw StoreWriteError(error) }
     }
 }
 

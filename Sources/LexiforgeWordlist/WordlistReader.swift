@@ -438,6 +438,11 @@ struct FileParser {
     /// on invalid UTF-8 or a bad escape.
     private mutating func string(_ body: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int, escaped: Bool) -> String? {
         let slice = UnsafeBufferPointer(rebasing: body[from..<min(to, body.count)])
+        // A NUL would cut the word wherever C strings carry it (SQLite's text functions, the keyboard).
+        if slice.contains(0) {
+            report(.error, line: lineNumber, "NUL byte (\\0) in `\(text(body, from, to).replacingOccurrences(of: "\u{0}", with: "\\0"))`; expected text without NUL bytes")
+            return nil
+        }
         var decoded: String?
         if escaped {
             unescapeBuffer.removeAll(keepingCapacity: true)

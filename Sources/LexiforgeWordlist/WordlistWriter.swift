@@ -11,9 +11,13 @@ public enum WordlistWriteError: Error, Sendable, CustomStringConvertible {
     case notWritable(String, String)
     case noHeader
     case zlib(String, String)
+    /// A link, FIFO or device at the destination, or its folder missing.
+    case output(OutputError)
 
     public var description: String {
         switch self {
+        case .output(let error):
+            return error.description
         case .notWritable(let path, let reason):
             return "\(path): cannot write the wordlist here (\(reason)); choose a writable -o path"
         case .noHeader:
@@ -27,7 +31,7 @@ public enum WordlistWriteError: Error, Sendable, CustomStringConvertible {
 /// Writes a ``Lexicon`` in the combined format (``CombinedFormat``).
 ///
 /// In: a lexicon (entries in the order to write). Out: the text, gzip-compressed when the path ends
-/// in `.gz`, written to a temporary file beside the destination and renamed into place. Entry keys
+/// in `.gz`, written in a private folder beside the destination and renamed into place (``AtomicOutput``). Entry keys
 /// are written in AOSP's order with extra keys at their recorded positions, child lines in their
 /// recorded order, so reading a list and writing it back reproduces the decompressed input byte for
 /// byte. The gzip header carries no name and no time, so identical lexicons give identical files.
@@ -41,12 +45,15 @@ public enum WordlistWriter {
     @discardableResult
     public static func write(_ lexicon: Lexicon, to path: String, compressionLevel: Int32 = 6) throws(WordlistWriteError) -> Int {
         guard let header = lexicon.headers.first, !header.isEmpty else { throw .noHeader }
-        let slash = path.lastIndex(of: "/")
-        let dir = slash.map { String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let temporary = "\(dir)/.\(name).tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw .notWritable(path, String(cString: strerror(errno))) }
+        let output: AtomicOutput
+        let fd: Int32
+        do {
+            output = try AtomicOutput.prepare(path: path, kind: "wordlist")
+            fd = try output.createFile()
+        } catch {
+            if case .notWritable(_, let reason, _) = error { throw .notWritable(path, reason) }
+            throw .output(error)
+        }
         var sink = FileSink(fd: fd, path: path, gzip: path.hasSuffix(".gz"), level: compressionLevel)
         do throws(WordlistWriteError) {
             try sink.start()
@@ -55,14 +62,18 @@ public enum WordlistWriter {
         } catch {
             sink.end()
             close(fd)
-            unlink(temporary)
+            output.discard()
             throw error
         }
         sink.end()
-        guard close(fd) == 0, rename(temporary, path) == 0 else {
+        guard close(fd) == 0 else {
             let reason = String(cString: strerror(errno))
-            unlink(temporary)
+            output.discard()
             throw .notWritable(path, reason)
+        }
+        do { try output.commit() } catch {
+            if case .notWritable(_, let reason, _) = error { throw .notWritable(path, reason) }
+            throw .output(error)
         }
         return sink.textBytes
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LexiforgePipeline
+import LexiforgeReader
 
 struct EvalLemma: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -64,9 +65,7 @@ struct EvalLemma: ParsableCommand {
             let report = try LemmaEval.run(gold: gold, source: source, tagging: tagging, examples: showErrors,
                                           keepTokens: tokens != nil)
             if let tokens {
-                guard FileManager.default.createFile(atPath: tokens, contents: Data((report.tokenLines.joined(separator: "\n") + "\n").utf8)) else {
-                    throw ValidationError("\(tokens): cannot write the token list; choose a writable path")
-                }
+                try AtomicOutput.write(Data((report.tokenLines.joined(separator: "\n") + "\n").utf8), to: tokens, kind: "token list")
             }
             for problem in report.problems { FileHandle.standardError.write(Data("warning: \(problem)\n".utf8)) }
             for example in report.examples { print("  " + example) }

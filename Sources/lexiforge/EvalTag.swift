@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LexiforgeCorpus
 import LexiforgePipeline
+import LexiforgeReader
 
 /// `lexiforge eval tag`: tagging accuracy of a tagger store on gold files.
 struct EvalTag: ParsableCommand {
@@ -74,9 +75,7 @@ struct EvalTag: ParsableCommand {
                                                                keepTokens: tokens != nil, timingPasses: timingPasses, progress: progress)
             }
             if let tokens {
-                guard FileManager.default.createFile(atPath: tokens, contents: Data((result.tokenLines.joined(separator: "\n") + "\n").utf8)) else {
-                    throw ValidationError("\(tokens): cannot write the token list; choose a writable path")
-                }
+                try AtomicOutput.write(Data((result.tokenLines.joined(separator: "\n") + "\n").utf8), to: tokens, kind: "token list")
             }
             print(result.render(confusionLimit: confusions))
             if let trainingCPUSeconds { print(String(format: "perceptron training: %.3f CPU s", trainingCPUSeconds)) }

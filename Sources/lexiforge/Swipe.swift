@@ -126,9 +126,7 @@ struct SwipeGenerateCommand: ParsableCommand {
             let (lines, statistics, skipped) = try SwipeGenerate.run(config)
             let text = lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n")
             if let output {
-                guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
-                    throw ValidationError("\(output): cannot write the trace file; choose a writable path")
-                }
+                try AtomicOutput.write(Data(text.utf8), to: output, kind: "trace file")
             } else {
                 print(text, terminator: "")
             }

@@ -432,7 +432,8 @@ struct LearnAtomicityTests {
         #expect(outcomes["before", default: 0] > 0)
         // The killed runs left their temporary files; the next write of the store removes them.
         #expect(try CLI.run(["learn", store, input, "--quiet"]).status == 0)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+            .filter { $0.contains(".tmp-") || $0.contains(".lexiforge-") || $0.hasSuffix(".lock") }
         #expect(leftovers.isEmpty, "abandoned temporary files: \(leftovers)")
     }
 }

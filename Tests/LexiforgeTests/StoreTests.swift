@@ -257,28 +257,39 @@ struct StoreTests {
         return counter.finish()
     }
 
-    @Test("a writer killed earlier left its temporary file: the next one removes it, a live writer's stays")
+    @Test("a writer killed earlier left its private folder: the next one removes it, a live writer's stays")
     func abandonedTemporaryFiles() throws {
-        let dead = folder.file(".tiny.sqlite.tmp-2147483646")      // above any pid_max: no such process
-        let deadJournal = dead + "-journal"
-        let live = folder.file(".tiny.sqlite.tmp-1")               // init is always running
-        let other = folder.file(".other.sqlite.tmp-2147483646")    // another store's: not ours to touch
-        for path in [dead, deadJournal, live, other] { try Data("x".utf8).write(to: URL(fileURLWithPath: path)) }
+        let dead = folder.file(".tiny.sqlite.lexiforge-2147483646-AbCdEf")   // above any pid_max: no such process
+        let live = folder.file(".tiny.sqlite.lexiforge-1-AbCdEf")            // init is always running
+        let other = folder.file(".other.sqlite.lexiforge-2147483646-AbCdEf") // another store's: not ours to touch
+        for dir in [dead, live, other] {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+            try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/tiny.sqlite"))
+        }
+        // Temporary files of earlier versions (.NAME.tmp-PID) go the same way.
+        let legacy = folder.file(".tiny.sqlite.tmp-2147483646")
+        let legacyJournal = legacy + "-journal"
+        for path in [legacy, legacyJournal] { try Data("x".utf8).write(to: URL(fileURLWithPath: path)) }
         let file = try AtomicStoreFile.prepare(path: storePath)
         try StoreWriter.write(counts: Self.smallCounts(), meta: ["k": "v"], to: file)
         #expect(!FileManager.default.fileExists(atPath: dead))
-        #expect(!FileManager.default.fileExists(atPath: deadJournal))
+        #expect(!FileManager.default.fileExists(atPath: legacy))
+        #expect(!FileManager.default.fileExists(atPath: legacyJournal))
         #expect(FileManager.default.fileExists(atPath: live))
         #expect(FileManager.default.fileExists(atPath: other))
     }
 
-    @Test("the writer fails mid-write: the existing store stays, the temporary file goes")
+    @Test("the writer fails mid-write: the existing store stays, the private folder goes")
     func writerFailsMidWrite() throws {
         let before = try Data(contentsOf: URL(fileURLWithPath: storePath))
         let file = try AtomicStoreFile.prepare(path: storePath)
-        #expect(URL(fileURLWithPath: file.temporaryPath).deletingLastPathComponent().path == folder.path)
-        #expect(URL(fileURLWithPath: file.temporaryPath).lastPathComponent.hasPrefix(".tiny.sqlite.tmp-"))
+        let privateFolder = URL(fileURLWithPath: file.temporaryPath).deletingLastPathComponent()
+        #expect(privateFolder.deletingLastPathComponent().path == folder.path)
+        #expect(privateFolder.lastPathComponent.hasPrefix(".tiny.sqlite.lexiforge-\(getpid())-"))
+        #expect(URL(fileURLWithPath: file.temporaryPath).lastPathComponent == "tiny.sqlite")
         #expect(!FileManager.default.fileExists(atPath: file.temporaryPath))
+        let mode = try FileManager.default.attributesOfItem(atPath: privateFolder.path)[.posixPermissions] as? Int
+        #expect(mode == 0o700)
         // Junk where SQLite will open the temporary file: every statement fails with SQLITE_NOTADB.
         try Data(repeating: 0x5A, count: 4096).write(to: URL(fileURLWithPath: file.temporaryPath))
         let error = #expect(throws: StoreWriteError.self) {
