@@ -360,12 +360,18 @@ public enum Train {
             throw PipelineError("\(modelPath): \"swipe_layouts\": \(error)")
         }
         config.hmm = try trainHMM(model, tagged: taggedInputs, corpora: config, expected: expected, progress: progress)
+        // With swipe layouts every stage writes into one private staging file, renamed onto the
+        // output once complete: a crash between stages never leaves a store without its layouts.
+        let staged: AtomicOutput?
+        do { staged = layouts.isEmpty ? nil : try AtomicOutput.prepare(path: output, kind: "store") } catch { throw PipelineError(error.description) }
+        if let staged { config.output = staged.temporaryPath }
         var report = try NgramBuild.run(config, progress: progress)
         for layout in layouts {
-            let swipe = try SwipeFeatureBuild.run(storePath: output, layout: layout)
+            let swipe = try SwipeFeatureBuild.run(storePath: config.output, layout: layout)
             progress.say(SwipeFeatureBuild.render(swipe))
             report.storeBytes = swipe.bytesAfter
         }
+        do { try staged?.commit() } catch { throw PipelineError(error.description) }
         return report
     }
 

@@ -437,3 +437,46 @@ struct LearnAtomicityTests {
         #expect(leftovers.isEmpty, "abandoned temporary files: \(leftovers)")
     }
 }
+
+@Suite("train with swipe layouts is atomic")
+struct TrainAtomicityTests {
+    /// `train` with `swipe_layouts` writes n-grams and swipe features into one staging file and
+    /// renames it once: killed at any point, the output is the old store or a complete new one
+    /// (never one without its swipe tables).
+    @Test("kill -9 during train with swipe layouts: the old store or a complete new one")
+    func killNine() throws {
+        let (dir, model, _) = try CLITests.modelFolder(sha256: Tiny.sha256["tiny.txt"]!, extraModelKey: ", \"swipe_layouts\": [\"qwerty\"]")
+        let output = dir.file("tiny.sqlite")
+        let first = try CLI.run(["train", model, "-o", output, "--quiet"])
+        try #require(first.status == 0, "\(first.stderr)")
+        #expect(try TrainedStore(path: output).swipeLayouts() == ["qwerty"])
+        // An older store at the output: a different model (order 3), so "before" is recognisable.
+        let old = dir.file("old.sqlite")
+        let (dir2, model2, _) = try CLITests.modelFolder(sha256: Tiny.sha256["tiny.txt"]!)
+        #expect(try CLI.run(["train", model2, "-o", old, "--quiet"]).status == 0)
+        withExtendedLifetime(dir2) {}
+        let before = try Data(contentsOf: URL(fileURLWithPath: old))
+        let binary = try #require(CLI.executable)
+        var outcomes: [String: Int] = [:]
+        for delay in stride(from: 0, through: 300, by: 15) {
+            try before.write(to: URL(fileURLWithPath: output))
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["train", model, "-o", output, "--quiet"]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(useconds_t(delay * 1000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let now = try Data(contentsOf: URL(fileURLWithPath: output))
+            if now == before { outcomes["before", default: 0] += 1; continue }
+            let layouts = try TrainedStore(path: output).swipeLayouts()
+            #expect(layouts == ["qwerty"], "killed after \(delay) ms: a new store without its swipe features")
+            outcomes["after", default: 0] += 1
+        }
+        #expect(outcomes["before", default: 0] > 0)
+        #expect(try CLI.run(["train", model, "-o", output, "--quiet"]).status == 0)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".lexiforge-") || $0.hasSuffix(".lock") }
+        #expect(leftovers.isEmpty, "abandoned temporary files: \(leftovers)")
+    }
+}
