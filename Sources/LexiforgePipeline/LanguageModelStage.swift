@@ -95,8 +95,12 @@ public struct StoreContents: Sendable {
             for n in 2...store.order {
                 var keys: [UInt32] = [], counts: [UInt32] = [], p: [Int64] = [], b: [Int64] = []
                 try store.forEachNgram(order: n) { row in
-                    for id in row.ids { keys.append(UInt32(id)) }
-                    counts.append(UInt32(row.count))
+                    // The reader checked the ids against the vocabulary; counts here are 32-bit.
+                    guard let count = UInt32(exactly: row.count) else {
+                        throw StoreError.damaged(path, "`\(StoreSchema.ngramTable(order: n)).count` holds \(row.count), more than \(UInt32.max)")
+                    }
+                    for id in row.ids { keys.append(UInt32(truncatingIfNeeded: id)) }
+                    counts.append(count)
                     p.append(row.logprob)
                     b.append(row.backoff)
                 }
@@ -106,9 +110,16 @@ public struct StoreContents: Sendable {
             }
         }
         let meta = store.meta
+        /// A total from `meta`: absent is 0; anything but a count is damage (sums of two stay in range).
+        func total(_ key: String) throws -> Int {
+            guard let text = meta[key] else { return 0 }
+            guard let value = Int(text), (0...Int(StoreSchema.maxCount)).contains(value) else {
+                throw StoreError.damaged(path, "`meta.\(key)` is \(text.debugDescription), not a count")
+            }
+            return value
+        }
         let counts = NgramCounts(order: store.order, words: words, unigramCounts: unigrams, tables: tables,
-                                 tokens: Int(meta[StoreSchema.MetaKey.tokens] ?? "") ?? 0,
-                                 sentences: Int(meta[StoreSchema.MetaKey.sentences] ?? "") ?? 0)
+                                 tokens: try total(StoreSchema.MetaKey.tokens), sentences: try total(StoreSchema.MetaKey.sentences))
         return StoreContents(meta: meta, counts: counts, unigramLogProb: lp, unigramBackoff: bo,
                              logProbs: logProbs, backoffs: backoffs)
     }
