@@ -4,6 +4,12 @@ public struct CorpusReadOptions: Sendable, Equatable {
     public var replaceInvalidUTF8 = false
     /// Drop Project Gutenberg headers, license footers and "End of ..." lines.
     public var stripGutenberg = true
+    /// Read a CoNLL-U treebank (by its name) for its sentences' text; off for readers that parse
+    /// its token lines themselves (tagged corpora).
+    public var treebankText = true
+    /// Lines longer than this are cut into pieces of at most this many bytes (see
+    /// ``CorpusReader/maxLineBytes``); `Int.max` keeps them whole (a JSON file read as one text).
+    public var maxLineBytes = CorpusReader.maxLineBytes
 
     public init(replaceInvalidUTF8: Bool = false, stripGutenberg: Bool = true) {
         self.replaceInvalidUTF8 = replaceInvalidUTF8
@@ -26,6 +32,15 @@ public struct CorpusFileSummary: Sendable, Equatable {
     public var boilerplateLines: Int
     /// Invalid UTF-8 sequences replaced with U+FFFD (only with `replaceInvalidUTF8`).
     public var replacedSequences: Int
+    /// Lines longer than ``CorpusReadOptions/maxLineBytes``, handed on in pieces, and the first of them.
+    public var cutLines = 0
+    public var firstCutLine: Int?
+
+    /// The one warning about cut lines, nil when none was cut.
+    public var cutLinesWarning: String? {
+        guard cutLines > 0, let first = firstCutLine else { return nil }
+        return "\(path): \(cutLines) line(s) longer than \(CorpusReader.maxLineBytes) bytes (1 MiB) were cut into pieces of at most that, at spaces where possible, the first at line \(first)"
+    }
 }
 
 /// Streams the text lines of a corpus file.
@@ -44,6 +59,13 @@ public struct CorpusFileSummary: Sendable, Equatable {
 /// - Throws: ``CorpusError``. Invalid UTF-8 is collected over the whole file and reported once,
 ///   with line numbers and byte offsets, unless `replaceInvalidUTF8` is set.
 public enum CorpusReader {
+    /// The longest line handed on whole: 1 MiB. A longer line (a book without line breaks, a
+    /// file of zeros) is handed on in pieces of at most this many bytes, cut after a space where
+    /// one is near, so memory never follows line length; line breaks are not sentence ends, so
+    /// the text itself reads the same. ``CorpusFileSummary/cutLines`` counts such lines for the
+    /// one warning per file (``CorpusFileSummary/cutLinesWarning``).
+    public static let maxLineBytes = 1 << 20
+
     public static func readLines(
         of path: String,
         options: CorpusReadOptions = .init(),
@@ -53,7 +75,7 @@ public enum CorpusReader {
         var splitter = LineSplitter(path: path, options: options)
         // A treebank (CoNLL-U, by its name) contributes its sentences' text: each `# text = ...`
         // comment as a paragraph of its own; token lines, other comments and blanks are skipped.
-        let treebank = Self.isTreebank(path)
+        let treebank = options.treebankText && Self.isTreebank(path)
         var gutenberg = GutenbergFilter(enabled: options.stripGutenberg)
         let capacity = 1 << 20
         let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
@@ -89,7 +111,8 @@ public enum CorpusReader {
         return CorpusFileSummary(
             path: path, sha256: source.finalizeDigest(), storedBytes: source.storedBytes,
             textBytes: splitter.offset, contentLines: contentLines,
-            boilerplateLines: gutenberg.droppedLines, replacedSequences: splitter.replacedCount)
+            boilerplateLines: gutenberg.droppedLines, replacedSequences: splitter.replacedCount,
+            cutLines: splitter.cutLines, firstCutLine: splitter.firstCutLine)
     }
 
     /// Whether a corpus path names a CoNLL-U treebank (`.conllu`, optionally gzipped), read for
