@@ -60,6 +60,9 @@ struct DamagedStoreTests {
         .init(.languageModel, "meta order 4 without a fourgram table", "UPDATE meta SET value = '4' WHERE key = 'order'"),
         .init(.languageModel, "meta order empty", "UPDATE meta SET value = '' WHERE key = 'order'"),
         .init(.languageModel, "meta value a blob", "UPDATE meta SET value = X'00FF' WHERE key = 'language_model'"),
+        .init(.languageModel, "meta language_model not JSON", "UPDATE meta SET value = '{' WHERE key = 'language_model'"),
+        .init(.languageModel, "meta vocab_size negative", "UPDATE meta SET value = replace(value, '\"vocab_size\":null', '\"vocab_size\":-10') WHERE key = 'language_model'"),
+        .init(.languageModel, "meta clusters huge", "UPDATE meta SET value = replace(value, '\"clusters\":4', '\"clusters\":4000000000') WHERE key = 'language_model'"),
         .init(.counts, "meta tokens huge", "UPDATE meta SET value = '9223372036854775807' WHERE key = 'tokens'"),
         // Missing tables.
         .init(.languageModel, "no bigram table", "DROP TABLE bigram"),

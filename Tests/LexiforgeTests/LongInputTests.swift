@@ -7,7 +7,7 @@ import LexiforgeWordlist
 import Testing
 
 /// Memory independent of line and sentence length (issue 22, part 3): lines are cut at
-/// ``CorpusReader/maxLineBytes`` (wordlists at ``WordlistReader/maxLineBytes``) and sentences at
+/// ``CorpusReader/maxLineBytes`` (4 MiB; wordlists at ``WordlistReader/maxLineBytes``) and sentences at
 /// ``SentenceSplitter/maxSentenceTokens``, each with one warning per file.
 ///
 /// Inputs are generated here: one line repeating `pattern` (no sentence end), gzipped with
@@ -40,7 +40,7 @@ struct LongInputTests {
         return plain + ".gz"
     }
 
-    @Test("a 50 MB line through gzip comes out in pieces of at most 1 MiB, cut at spaces, the text unchanged, one warning")
+    @Test("a 50 MB line through gzip comes out in pieces of at most 4 MiB, cut at spaces, the text unchanged, one warning")
     func longLine() throws {
         let folder = try TemporaryFolder()
         let repeats = 50_000_000 / Self.pattern.count
@@ -69,7 +69,7 @@ struct LongInputTests {
         #expect(largest <= CorpusReader.maxLineBytes)
         #expect(pieces == (position + CorpusReader.maxLineBytes - 1) / CorpusReader.maxLineBytes)
         #expect(summary.cutLines == 1 && summary.firstCutLine == 2)
-        #expect(summary.cutLinesWarning == "\(path): 1 line(s) longer than 1048576 bytes (1 MiB) were cut into pieces of at most that, at spaces where possible, the first at line 2")
+        #expect(summary.cutLinesWarning == "\(path): 1 line(s) longer than 4194304 bytes (4 MiB) were cut into pieces of at most that, at spaces where possible, the first at line 2")
         #expect(summary.contentLines == 2 + pieces)
     }
 
@@ -109,14 +109,14 @@ struct LongInputTests {
         #expect(splitter.cutSentences == 2)
     }
 
-    @Test("ngrams on a long line without a sentence end: correct counts, both warnings")
+    @Test("ngrams on a 10 MB line without a sentence end: correct counts, both warnings")
     func ngramsOnLongLine() throws {
         let folder = try TemporaryFolder()
-        let repeats = 3_000_000 / Self.pattern.count   // 130,434 × 4 words, 3 MB on one line
+        let repeats = 10_000_000 / Self.pattern.count   // 434,782 × 4 words, 10 MB on one line
         let input = try Self.longLineGzip(repeats: repeats, in: folder)
         let output = folder.file("long.sqlite")
         let report = try buildStore([input], to: output, order: 2) { $0.lemmatizer = nil }
-        #expect(report.warnings.contains { $0.hasPrefix("\(input): 1 line(s) longer than 1048576 bytes") })
+        #expect(report.warnings.contains { $0.hasPrefix("\(input): 1 line(s) longer than 4194304 bytes (4 MiB)") })
         let words = 4 * repeats
         // "first line alpha ... delta last line": one paragraph, cut every 10,000 tokens.
         let tokens = 2 + words + 2
