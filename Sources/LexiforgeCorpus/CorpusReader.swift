@@ -8,6 +8,9 @@ public struct CorpusReadOptions: Sendable, Equatable {
     /// text only: each `# text = ...` comment as a paragraph of its own. Set by the n-gram stage;
     /// readers of the annotation itself leave it off.
     public var treebankText = false
+    /// Lines longer than this are cut into pieces of at most this many bytes (see
+    /// ``CorpusReader/maxLineBytes``); `Int.max` keeps them whole (a JSON file read as one text).
+    public var maxLineBytes = CorpusReader.maxLineBytes
 
     public init(replaceInvalidUTF8: Bool = false, stripGutenberg: Bool = true, treebankText: Bool = false) {
         self.replaceInvalidUTF8 = replaceInvalidUTF8
@@ -31,6 +34,15 @@ public struct CorpusFileSummary: Sendable, Equatable {
     public var boilerplateLines: Int
     /// Invalid UTF-8 sequences replaced with U+FFFD (only with `replaceInvalidUTF8`).
     public var replacedSequences: Int
+    /// Lines longer than ``CorpusReadOptions/maxLineBytes``, handed on in pieces, and the first of them.
+    public var cutLines = 0
+    public var firstCutLine: Int?
+
+    /// The one warning about cut lines, nil when none was cut.
+    public var cutLinesWarning: String? {
+        guard cutLines > 0, let first = firstCutLine else { return nil }
+        return "\(path): \(cutLines) line(s) longer than \(CorpusReader.maxLineBytes) bytes (\(CorpusReader.maxLineBytes >> 20) MiB) were cut into pieces of at most that, at spaces where possible, the first at line \(first)"
+    }
 }
 
 /// Streams the text lines of a corpus file.
@@ -49,6 +61,14 @@ public struct CorpusFileSummary: Sendable, Equatable {
 /// - Throws: ``CorpusError``. Invalid UTF-8 is collected over the whole file and reported once,
 ///   with line numbers and byte offsets, unless `replaceInvalidUTF8` is set.
 public enum CorpusReader {
+    /// The longest line handed on whole: 4 MiB (a long paragraph is a few KB; lines up to the
+    /// 1 MiB read chunk and beyond still arrive whole). A longer line (a book without line
+    /// breaks) is handed on in pieces of at most this many bytes, cut after a space where one is
+    /// near, so memory never follows line length; line breaks are not sentence ends, so the text
+    /// itself reads the same. ``CorpusFileSummary/cutLines`` counts such lines for the one
+    /// warning per file (``CorpusFileSummary/cutLinesWarning``).
+    public static let maxLineBytes = 1 << 22
+
     public static func readLines(
         of path: String,
         options: CorpusReadOptions = .init(),
@@ -94,7 +114,8 @@ public enum CorpusReader {
         return CorpusFileSummary(
             path: path, sha256: source.finalizeDigest(), storedBytes: source.storedBytes,
             textBytes: splitter.offset, contentLines: contentLines,
-            boilerplateLines: gutenberg.droppedLines, replacedSequences: splitter.replacedCount)
+            boilerplateLines: gutenberg.droppedLines, replacedSequences: splitter.replacedCount,
+            cutLines: splitter.cutLines, firstCutLine: splitter.firstCutLine)
     }
 
     /// Whether a corpus path names a CoNLL-U treebank (`.conllu`, optionally gzipped), read for

@@ -11,17 +11,21 @@
 /// `… THE ADVENTURES OF SHERLOCK` / `HOLMES ***`); those lines are part of the marker.
 ///
 /// A file need not carry any boilerplate: lines are held back only until either a start marker
-/// appears (everything held is header and is dropped) or ``lookahead`` lines have passed without
+/// appears (everything held is header and is dropped) or ``lookahead`` lines (``lookaheadBytes``) have passed without
 /// one (everything held is text). After an end marker, lines are dropped until the next start
 /// marker, so concatenated books (as in the Gutenberg benchmark corpora) lose every header and
 /// every license.
 struct GutenbergFilter {
     /// How many lines a header may take before the start marker. Real headers take 15–400.
     static let lookahead = 1000
+    /// How many bytes a header may take before the start marker (real ones: a few KB). Held lines
+    /// stop at this too, so a file of long lines is not held in memory while the filter waits.
+    static let lookaheadBytes = 1 << 22
 
     private enum State { case searching, body, footer, wrappedStart, wrappedEnd }
     private var state: State
     private var held: [[UInt8]] = []
+    private var heldBytes = 0
     private(set) var droppedLines = 0
     private var wrapLines = 0
 
@@ -68,7 +72,8 @@ struct GutenbergFilter {
                 state = .footer
             case .none:
                 held.append(Array(line))
-                if held.count >= Self.lookahead {
+                heldBytes += line.count
+                if held.count >= Self.lookahead || heldBytes >= Self.lookaheadBytes {
                     try flushHeld(emit)
                     state = .body
                 }

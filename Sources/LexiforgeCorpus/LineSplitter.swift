@@ -16,6 +16,11 @@ struct LineSplitter {
     private(set) var invalid: [CorpusError.Diagnostic] = []
     private(set) var invalidCount = 0
     private(set) var replacedCount = 0
+    /// Lines longer than `options.maxLineBytes`, cut into pieces, and the first of them.
+    private(set) var cutLines = 0
+    private(set) var firstCutLine: Int?
+    /// The last piece handed on was not the end of its line.
+    private var continuing = false
 
     init(path: String, options: CorpusReadOptions) {
         self.path = path
@@ -44,39 +49,92 @@ struct LineSplitter {
         while lineStart < bytes.count {
             guard let nl = memchrIndex(base, from: lineStart, to: bytes.count, byte: 0x0A) else { break }
             if pending.isEmpty {
-                try handle(UnsafeBufferPointer(start: base + lineStart, count: nl - lineStart),
-                           lineOffset: chunkOffset + lineStart, emit)
+                try deliver(UnsafeBufferPointer(start: base + lineStart, count: nl - lineStart), lineOffset: chunkOffset + lineStart, emit)
             } else {
                 pending.append(contentsOf: UnsafeBufferPointer(start: base + lineStart, count: nl - lineStart))
-                let lineOffset = pendingStart
-                let copy = pending
-                pending.removeAll(keepingCapacity: true)
-                try copy.withUnsafeBufferPointer { try handle($0, lineOffset: lineOffset, emit) }
+                try drainPending(final: true, emit)
             }
             lineStart = nl + 1
         }
         if lineStart < bytes.count {
             if pending.isEmpty { pendingStart = chunkOffset + lineStart }
             pending.append(contentsOf: UnsafeBufferPointer(start: base + lineStart, count: bytes.count - lineStart))
+            try drainPending(final: false, emit)
         }
         offset += bytes.count
     }
 
     mutating func finish(_ emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-        if !pending.isEmpty {
+        if !pending.isEmpty { try drainPending(final: true, emit) }
+    }
+
+    /// A whole line (found within one chunk), in pieces when it is too long.
+    private mutating func deliver(
+        _ whole: UnsafeBufferPointer<UInt8>, lineOffset: Int, _ emit: (UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws {
+        var rest = whole[...], at = lineOffset
+        while rest.count > options.maxLineBytes {
+            let cut = Self.cutPoint(UnsafeBufferPointer(rebasing: rest), limit: options.maxLineBytes)
+            try piece(UnsafeBufferPointer(rebasing: rest.prefix(cut)), lineOffset: at, lineEnd: false, emit)
+            rest = rest.dropFirst(cut)
+            at += cut
+        }
+        try piece(UnsafeBufferPointer(rebasing: rest), lineOffset: at, lineEnd: true, emit)
+    }
+
+    /// Hands on the pieces of the pending (chunk-spanning) line that are too long to wait for
+    /// its end, and with `final` the rest of it: `pending` never holds more than the limit plus
+    /// one chunk, whatever the line's length.
+    private mutating func drainPending(final: Bool, _ emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        while pending.count > options.maxLineBytes {
+            let cut = pending.withUnsafeBufferPointer { Self.cutPoint($0, limit: options.maxLineBytes) }
+            let copy = Array(pending[..<cut])
+            pending.removeFirst(cut)
+            let lineOffset = pendingStart
+            pendingStart += cut
+            try copy.withUnsafeBufferPointer { try piece($0, lineOffset: lineOffset, lineEnd: false, emit) }
+        }
+        if final {
             let copy = pending
-            pending.removeAll()
-            try copy.withUnsafeBufferPointer { try handle($0, lineOffset: pendingStart, emit) }
+            pending.removeAll(keepingCapacity: true)
+            try copy.withUnsafeBufferPointer { try piece($0, lineOffset: pendingStart, lineEnd: true, emit) }
         }
     }
 
-    private mutating func handle(
-        _ rawLine: UnsafeBufferPointer<UInt8>, lineOffset: Int,
+    /// Where to cut a too-long line (`bytes.count > limit`): after the last space or tab in the
+    /// last 64 KiB before the limit, so no word is split; else at the last UTF-8 character start.
+    static func cutPoint(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
+        let window = min(limit, 1 << 16)
+        var i = limit - 1
+        while i >= limit - window {
+            if bytes[i] == 0x20 || bytes[i] == 0x09 { return i + 1 }
+            i -= 1
+        }
+        var cut = limit
+        while cut > max(0, limit - 3), bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
+        return cut > 0 ? cut : limit
+    }
+
+    /// One piece of a line: the line itself when it was not cut. Line numbers count lines, not pieces.
+    private mutating func piece(
+        _ bytes: UnsafeBufferPointer<UInt8>, lineOffset: Int, lineEnd: Bool,
         _ emit: (UnsafeBufferPointer<UInt8>) throws -> Void
     ) throws {
-        line += 1
+        if !continuing { line += 1 }
+        if !lineEnd && !continuing {
+            cutLines += 1
+            if firstCutLine == nil { firstCutLine = line }
+        }
+        continuing = !lineEnd
+        try handle(bytes, lineOffset: lineOffset, lineEnd: lineEnd, emit)
+    }
+
+    private mutating func handle(
+        _ rawLine: UnsafeBufferPointer<UInt8>, lineOffset: Int, lineEnd: Bool,
+        _ emit: (UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws {
         var text = rawLine
-        if let last = text.last, last == 0x0D { text = UnsafeBufferPointer(rebasing: text.dropLast()) }
+        if lineEnd, let last = text.last, last == 0x0D { text = UnsafeBufferPointer(rebasing: text.dropLast()) }
         guard let bad = UTF8Check.firstInvalid(text) else {
             try emit(text)
             return

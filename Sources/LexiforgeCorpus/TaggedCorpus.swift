@@ -68,7 +68,9 @@ public enum TaggedCorpusReader {
         _ sentence: ([String], [String]) -> Void
     ) -> TaggedFileSummary {
         var summary = TaggedFileSummary()
-        let options = CorpusReadOptions(replaceInvalidUTF8: replaceInvalidUTF8, stripGutenberg: false, treebankText: false)
+        var options = CorpusReadOptions(replaceInvalidUTF8: replaceInvalidUTF8, stripGutenberg: false)
+        options.treebankText = false   // the token lines are what this reader parses
+        if format == .json { options.maxLineBytes = .max }   // one JSON text, often one line
         do {
             switch format {
             case .conllu:

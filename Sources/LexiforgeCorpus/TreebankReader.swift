@@ -67,7 +67,9 @@ public enum TreebankReader {
             bad = false
             pendingRange = nil
         }
-        _ = try CorpusReader.readLines(of: path, options: .init(replaceInvalidUTF8: true, stripGutenberg: false, treebankText: false)) { bytes in
+        var options = CorpusReadOptions(replaceInvalidUTF8: true, stripGutenberg: false)
+        options.treebankText = false   // the token lines are what this reader parses
+        _ = try CorpusReader.readLines(of: path, options: options) { bytes in
             lineNumber += 1
             if bytes.isEmpty || bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
                 try finish()

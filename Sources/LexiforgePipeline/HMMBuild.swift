@@ -191,13 +191,12 @@ public enum HMMBuild {
         }
         for path in config.inputs {
             do {
+                let cutBefore = splitter.cutSentences
                 let summary = try CorpusReader.readLines(of: path, options: config.corpus) { line in
                     splitter.feed(line: line, emit: add)
                 }
                 splitter.finish(emit: add)
-                if summary.replacedSequences > 0 {
-                    warnings.append("\(path): replaced \(summary.replacedSequences) invalid UTF-8 sequence(s) with U+FFFD")
-                }
+                warnings += summary.warnings(cutSentences: splitter.cutSentences - cutBefore)
                 summaries.append(summary)
                 progress.say("  \(path): \(tokens.count) tokens so far")
             } catch let error as CorpusError {

@@ -72,6 +72,33 @@ public enum LanguageModelStage {
         return (options, object["vocab_size"] as? Int, pruned || object["vocab_size"] as? Int != nil)
     }
 
+    /// Checks the `language_model` meta row of the store at `path` before a stage estimates again
+    /// with it (`merge`, `learn`): a JSON object whose sizes are in range, or no row at all.
+    /// - Throws: ``StoreError/damaged(_:_:)`` naming the value.
+    static func checkEstimation(_ meta: [String: String], path: String) throws {
+        guard let json = meta[StoreSchema.MetaKey.languageModel] else { return }
+        func damaged(_ what: String) -> StoreError { .damaged(path, "`meta.language_model` \(what)") }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
+            throw damaged("is not a JSON object")
+        }
+        func integer(_ key: String, _ range: ClosedRange<Int>) throws {
+            guard let value = object[key], !(value is NSNull) else { return }
+            guard let n = value as? Int, range.contains(n) else { throw damaged("has \(key) \(value), not an integer in \(range)") }
+        }
+        try integer("vocab_size", 0...Int(Int32.max))
+        try integer("clusters", 0...StoreSchema.maxClusters)
+        try integer("form_rules", 0...Int(Int32.max))
+        if let counts = object["min_count"] {
+            guard let list = counts as? [Int], list.allSatisfy({ (0...Int(UInt32.max)).contains($0) }) else {
+                throw damaged("has min_count \(counts), not a list of counts")
+            }
+        }
+        for (key, range) in [("prune", 0.0...Double.greatestFiniteMagnitude), ("cluster_weight", 0.0...1.0)] {
+            guard let value = object[key] else { continue }
+            guard let x = value as? Double, range.contains(x) else { throw damaged("has \(key) \(value), outside \(range)") }
+        }
+    }
+
     /// The text options a store's tokens were made with (from its `text_options` row).
     static func textOptions(from meta: [String: String]) -> (text: TextOptions, stripGutenberg: Bool, replaceInvalid: Bool) {
         let object = (meta[StoreSchema.MetaKey.textOptions]).flatMap {
@@ -104,8 +131,9 @@ public struct StoreContents: Sendable {
         guard store.meta[StoreSchema.MetaKey.order] != nil else {
             throw StoreError.badMeta(path, key: StoreSchema.MetaKey.order, value: nil, expected: TrainedStore.orderExpectation)
         }
-        let tokens = try store.requiredCount(StoreSchema.MetaKey.tokens)
-        let sentences = try store.requiredCount(StoreSchema.MetaKey.sentences)
+        let tokens = try store.metaCount(StoreSchema.MetaKey.tokens)
+        let sentences = try store.metaCount(StoreSchema.MetaKey.sentences)
+        try LanguageModelStage.checkEstimation(store.meta, path: path)
         var words: [String] = [], unigrams: [UInt64] = [], lp: [Int64] = [], bo: [Int64] = []
         try store.forEachWord { text, row in
             guard let count = UInt64(exactly: row.count) else {

@@ -161,6 +161,7 @@ public enum NgramBuild {
         var warnings: [String] = []
         for path in config.inputs {
             do {
+                let cutBefore = splitter.cutSentences
                 var options = config.corpus
                 options.treebankText = true
                 let summary = try CorpusReader.readLines(of: path, options: options) { line in
@@ -173,9 +174,7 @@ public enum NgramBuild {
                 if let expected = config.expectedSHA256[path], expected != summary.sha256 {
                     errors.append("\(path): sha256 is \(summary.sha256) but the manifest says \(expected); provision it again with `make corpora`")
                 }
-                if summary.replacedSequences > 0 {
-                    warnings.append("\(path): replaced \(summary.replacedSequences) invalid UTF-8 sequence(s) with U+FFFD")
-                }
+                warnings += summary.warnings(cutSentences: splitter.cutSentences - cutBefore)
                 summaries.append(summary)
                 progress.say("  \(path): \(megabytes(summary.textBytes)) of text, \(summary.boilerplateLines) boilerplate lines dropped; \(counter.tokens) tokens so far (\(String(format: "%.1f", progress.elapsed)) s)")
             } catch let error as CorpusError {

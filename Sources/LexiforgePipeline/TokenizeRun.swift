@@ -101,9 +101,7 @@ public enum TokenizeRun {
                     }
                 }
                 if config.sentences { splitter.finish(emit: sendSentence) }
-                if summary.replacedSequences > 0 {
-                    report.warnings.append("\(path): replaced \(summary.replacedSequences) invalid UTF-8 sequence(s) with U+FFFD")
-                }
+                report.warnings += summary.warnings(cutSentences: splitter.cutSentences)
                 report.files.append(summary)
             } catch let error as CorpusError {
                 errors.append(error.description)

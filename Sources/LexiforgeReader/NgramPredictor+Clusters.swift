@@ -29,10 +29,12 @@ final class ClusterLM: @unchecked Sendable {
         var classOf = [Int32](repeating: -1, count: words)
         var memberProb = [Double](repeating: 0, count: words)
         var classCount = 3
+        let classes = Int64(0)...Int64(StoreSchema.maxClusters + 2)   // the real classes and the three reserved ones
         let rows = try Row.fetchCursor(db, sql: "SELECT word, cluster, logprob FROM cluster_member")
         while let row = try rows.next() {
-            let word: Int = row[0], cluster: Int = row[1], logprob: Int = row[2]
-            guard word >= 0, word < words else { continue }
+            let word = try row.wordID(0, "cluster_member", "word", words: words)
+            let cluster = try row.int(1, "cluster_member", "cluster", in: classes)
+            let logprob = try row.logValue(2, "cluster_member", "logprob")
             classOf[word] = Int32(cluster)
             memberProb[word] = pow(10, Double(logprob) / StoreSchema.logScale)
             classCount = max(classCount, cluster + 1)
@@ -41,8 +43,19 @@ final class ClusterLM: @unchecked Sendable {
         var continuations: [UInt64: [(cluster: Int32, logprob: Float)]] = [:]
         let grams = try Row.fetchCursor(db, sql: "SELECT context, cluster, logprob, backoff FROM cluster_ngram")
         while let row = try grams.next() {
-            let context: String = row[0], cluster: Int = row[1], logprob: Int = row[2], backoff: Int = row[3]
-            var ids = context.split(separator: " ").compactMap { Int32($0) }
+            let context = try row.text(0, "cluster_ngram", "context")
+            let cluster = try row.int(1, "cluster_ngram", "cluster", in: classes)
+            let logprob = try row.logValue(2, "cluster_ngram", "logprob"), backoff = try row.logValue(3, "cluster_ngram", "backoff")
+            var ids: [Int32] = []
+            for part in context.split(separator: " ") {
+                guard let id = Int32(part), classes.contains(Int64(id)) else {
+                    throw StoreDamage("`cluster_ngram.context` holds \(context.debugDescription), not class ids")
+                }
+                ids.append(id)
+            }
+            guard ids.count < max(order, 1) else {
+                throw StoreDamage("`cluster_ngram.context` holds \(ids.count) classes in an order-\(order) store")
+            }
             let contextKey = Self.key(ids[...])
             ids.append(Int32(cluster))
             classCount = max(classCount, cluster + 1)
@@ -156,7 +169,7 @@ extension NgramPredictor {
             let byClass = bestByClass(clusters, distribution, range: range, limit: m,  allowed: allowed)
             var scored: [Int32: (p: Double, order: Int)] = [:]
             for w in words {
-                let id = ids[w.word]!
+                guard let id = ids[w.word] else { continue }
                 scored[id] = ((1 - λ) * w.probability + λ * clusters.probability(of: id, distribution), w.order)
             }
             // Every word the word model did not list has p_word at most its m-th (0 when it listed all).
@@ -222,7 +235,7 @@ extension TrainedStore {
     /// The class model's size, or nil for a store built without `--classes`: real classes in use,
     /// words with a class, class n-grams.
     public func clusterSummary() throws -> (classes: Int, words: Int, ngrams: Int)? {
-        try queue.read { db in
+        try checked { db in
             guard try db.tableExists(StoreSchema.clusterTables[0]) else { return nil }
             return (try Int.fetchOne(db, sql: "SELECT count(DISTINCT cluster) FROM cluster_member WHERE cluster >= 3") ?? 0,
                     try Int.fetchOne(db, sql: "SELECT count(*) FROM cluster_member") ?? 0,
@@ -234,7 +247,7 @@ extension TrainedStore {
     /// suffix rules) in key order, each as the table name and its values separated by spaces;
     /// empty when the store has none (for `diff`).
     public func optionalModelRows() throws -> [String] {
-        try queue.read { db in
+        try checked { db in
             var rows: [String] = []
             for table in StoreSchema.optionalModelTables where try db.tableExists(table) {
                 rows += try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2").map { row in

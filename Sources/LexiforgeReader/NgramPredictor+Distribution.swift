@@ -45,7 +45,7 @@ extension NgramPredictor {
         let h = suggestionContext(spelled)
         var levels: [(backoff: Int, logprobs: [Int32: Int32])] = []
         var backoff = 0
-        try store.queue.inDatabase { db in
+        try store.checked { db in
             var k = h.count
             while k >= 1 {
                 let suffix = h.suffix(k)

@@ -14,8 +14,10 @@ struct FormDeriver: Sendable {
 
     init?(_ db: Database) throws {
         guard try db.tableExists(StoreSchema.formRuleTable) else { return nil }
-        rules = try Row.fetchAll(db, sql: "SELECT strip, append, logprob FROM \(StoreSchema.formRuleTable) ORDER BY strip, append").map { row in
-            Rule(strip: row[0], append: row[1], weight: pow(10, Double(row[2] as Int64) / StoreSchema.logScale))
+        let table = StoreSchema.formRuleTable
+        rules = try Row.fetchAll(db, sql: "SELECT strip, append, logprob FROM \(table) ORDER BY strip, append").map { row in
+            Rule(strip: try row.text(0, table, "strip"), append: try row.text(1, table, "append"),
+                 weight: pow(10, Double(try row.logValue(2, table, "logprob")) / StoreSchema.logScale))
         }
         byStrip = Dictionary(grouping: rules, by: \.strip)
     }
@@ -24,7 +26,7 @@ struct FormDeriver: Sendable {
 extension TrainedStore {
     /// How many suffix rules the store has, or nil when it was built without `--form-rules`.
     public func formRuleCount() throws -> Int? {
-        try queue.read { db in
+        try checked { db in
             guard try db.tableExists(StoreSchema.formRuleTable) else { return nil }
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(StoreSchema.formRuleTable)") ?? 0
         }

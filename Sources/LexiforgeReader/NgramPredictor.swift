@@ -75,15 +75,15 @@ public final class NgramPredictor: Sendable {
         self.store = store
         order = store.order
         sql = PredictorSQL(order: store.order)
-        hasTopTables = try store.queue.inDatabase { db in
+        hasTopTables = try store.checked { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name = ?",
                              arguments: [store.order >= 2 ? StoreSchema.topTable(order: 2) : ""]) == 1
         }
         let vocabulary = try store.vocabulary()
         let words = vocabulary.texts, lp = vocabulary.logprobs
         let weight = Self.clusterWeight(store.meta)
-        clusters = try store.queue.inDatabase { db in try ClusterLM(db, words: words.count, order: store.order, weight: weight) }
-        forms = derivedForms ? try store.queue.inDatabase { db in try FormDeriver(db) } : nil
+        clusters = try store.checked { db in try ClusterLM(db, words: words.count, order: store.order, weight: weight) }
+        forms = derivedForms ? try store.checked { db in try FormDeriver(db) } : nil
         self.words = words
         unigramLogProb = lp
         unigramBackoff = vocabulary.backoffs
@@ -105,13 +105,14 @@ public final class NgramPredictor: Sendable {
         // kept sorted, so no query pays for reading them: on gutenberg-11m 146 contexts, 219,000
         // continuations, 1.8 MB and a few tens of milliseconds at open.
         if hasTopTables {
-            try store.queue.inDatabase { db in
+            try store.checked { db in
                 for n in 2...order {
+                    let table = StoreSchema.topTable(order: n)
                     let context = (1..<n).map { "w\($0)" }.joined(separator: ", ")
-                    let rows = try Row.fetchAll(db, sql: "SELECT \(context) FROM \(StoreSchema.topTable(order: n)) WHERE continuations > ?",
+                    let rows = try Row.fetchAll(db, sql: "SELECT \(context) FROM \(table) WHERE continuations > ?",
                                                 arguments: [Self.residentContinuations])
                     for row in rows {
-                        let key = (0..<(n - 1)).map { Int32(row[$0] as Int64) }
+                        let key = try (0..<(n - 1)).map { Int32(try row.wordID($0, table, "w\($0 + 1)", words: words.count)) }
                         cache.pin(key, try readSorted(db, key[...]))
                     }
                 }
@@ -158,9 +159,12 @@ public final class NgramPredictor: Sendable {
 
     /// log10 p(w | context) in store units (``StoreSchema/logScale``) and the order that matched,
     /// by the ARPA back-off rule. `context` holds ids, oldest first; only the last order − 1 count.
+    /// Ids outside the vocabulary are taken as `<unk>`.
     public func logProb(of word: Int32, context: [Int32]) throws -> (value: Int, order: Int) {
-        let h = Array(context.suffix(max(order - 1, 0)))
-        return try store.queue.inDatabase { db in
+        let known = 0..<Int32(words.count)
+        let word = known.contains(word) ? word : Int32(StoreSchema.ReservedID.unknown)
+        let h = context.suffix(max(order - 1, 0)).map { known.contains($0) ? $0 : Int32(StoreSchema.ReservedID.unknown) }
+        return try store.checked { db in
             var backoff = 0
             var k = h.count
             while k >= 1 {
@@ -225,20 +229,30 @@ public final class NgramPredictor: Sendable {
         defer { sqlite3_reset(handle) }
         for (j, id) in ngram.enumerated() { sqlite3_bind_int64(handle, Int32(j + 1), Int64(id)) }
         switch sqlite3_step(handle) {
-        case SQLITE_ROW: return (Int(sqlite3_column_int64(handle, 0)), Int(sqlite3_column_int64(handle, 1)))
+        case SQLITE_ROW:
+            return (try RawColumn.logValue(handle, 0, "`\(StoreSchema.ngramTable(order: n))`.logprob"),
+                    try RawColumn.logValue(handle, 1, "`\(StoreSchema.ngramTable(order: n))`.backoff"))
         case SQLITE_DONE: return nil
         case let status: throw Self.error(db, status)
         }
     }
 
     /// Every continuation of `context` (k ids) at order k + 1, in id order: (word id, logprob).
+    /// Word ids and logprobs are checked (``StoreDamage``) before `body` sees them.
     func scan(_ db: Database, _ context: ArraySlice<Int32>, _ body: (Int32, Int) -> Void) throws {
-        let handle = try db.cachedStatement(sql: sql.scan[context.count + 1]).sqliteStatement
+        let n = context.count + 1
+        let handle = try db.cachedStatement(sql: sql.scan[n]).sqliteStatement
         defer { sqlite3_reset(handle) }
         for (j, id) in context.enumerated() { sqlite3_bind_int64(handle, Int32(j + 1), Int64(id)) }
+        let vocabularySize = Int64(words.count)
         while true {
             switch sqlite3_step(handle) {
-            case SQLITE_ROW: body(Int32(truncatingIfNeeded: sqlite3_column_int64(handle, 0)), Int(sqlite3_column_int64(handle, 1)))
+            case SQLITE_ROW:
+                let id = try RawColumn.integer(handle, 0, "`\(StoreSchema.ngramTable(order: n))`.w\(n)")
+                guard id >= 0, id < vocabularySize else {
+                    throw StoreDamage("`\(StoreSchema.ngramTable(order: n)).w\(n)` holds word id \(id), but the vocabulary has \(words.count) words")
+                }
+                body(Int32(id), try RawColumn.logValue(handle, 1, "`\(StoreSchema.ngramTable(order: n))`.logprob"))
             case SQLITE_DONE: return
             case let status: throw Self.error(db, status)
             }
@@ -262,10 +276,17 @@ public final class NgramPredictor: Sendable {
                 for at in stride(from: 0, to: bytes - StoreSchema.topEntryBytes + 1, by: StoreSchema.topEntryBytes) {
                     let id = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))
                     let lp = Int16(littleEndian: raw.loadUnaligned(fromByteOffset: at + 4, as: Int16.self))
-                    best.append((Int32(truncatingIfNeeded: id), Int(lp)))
+                    guard id < UInt32(words.count) else {
+                        throw StoreDamage("`\(StoreSchema.topTable(order: n)).top` lists word id \(id), but the vocabulary has \(words.count) words")
+                    }
+                    best.append((Int32(id), Int(lp)))
                 }
             }
-            return (Int(sqlite3_column_int64(handle, 0)), best)
+            let continuations = try RawColumn.integer(handle, 0, "`\(StoreSchema.topTable(order: n))`.continuations")
+            guard continuations >= 0, continuations <= StoreSchema.maxCount else {
+                throw StoreDamage("`\(StoreSchema.topTable(order: n)).continuations` holds \(continuations)")
+            }
+            return (Int(continuations), best)
         case SQLITE_DONE: return nil
         case let status: throw Self.error(db, status)
         }
@@ -324,7 +345,7 @@ public final class NgramPredictor: Sendable {
             best.insert((id, score, order), at: at)
             if best.count > limit { best.removeLast() }
         }
-        try store.queue.inDatabase { db in
+        try store.checked { db in
             // multiplier[k]: the backoffs paid to reach level k (k context words) from the full context.
             var multiplier = [Int](repeating: 0, count: h.count + 1)
             for k in stride(from: h.count, through: 1, by: -1) {

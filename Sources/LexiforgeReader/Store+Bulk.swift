@@ -21,32 +21,29 @@ extension TrainedStore {
         }
     }
 
-    /// The n-grams of order `n` (2...order) in id-tuple order.
+    /// The n-grams of order `n` (2...order) in id-tuple order, each id checked to be in the
+    /// vocabulary and each value in range (``StoreError/damaged(_:_:)`` otherwise).
     /// - Throws: ``StoreError/noNgrams(_:order:available:)`` when the store holds no such table.
     public func forEachNgram(order n: Int, _ body: (StoredRow) throws -> Void) throws {
         guard n >= 2, n <= order else { throw StoreError.noNgrams(path, order: n, available: order) }
-        let columns = (1...n).map { "w\($0)" }.joined(separator: ", ")
+        let words = try vocabulary().texts.count
         let table = StoreSchema.ngramTable(order: n)
-        do {
-            try queue.inDatabase { db in
-                let rows = try GRDB.Row.fetchCursor(db, sql: """
-                    SELECT \(columns), count, \(hasLanguageModel ? "logprob" : "0"), \(hasLanguageModel && n < order ? "backoff" : "0")
-                    FROM \(table) ORDER BY \(columns)
-                    """)
-                var values = [Int64](repeating: 0, count: n + 3)
-                while let row = try rows.next() {
-                    // Checked conversions: a NULL or text where a number belongs is an error, not a trap.
-                    for j in 0..<(n + 3) {
-                        guard let value = Int64.fromDatabaseValue(row[j] as DatabaseValue) else {
-                            throw StoreError.damaged(path, "\(table) holds \(row[j] as DatabaseValue) where an integer belongs")
-                        }
-                        values[j] = value
-                    }
-                    try body(StoredRow(ids: Array(values[0..<n]), count: values[n], logprob: values[n + 1], backoff: values[n + 2]))
-                }
+        let columns = (1...n).map { "w\($0)" }.joined(separator: ", ")
+        var failure: (any Error)?
+        try checked { db in
+            let rows = try GRDB.Row.fetchCursor(db, sql: """
+                SELECT \(columns), count, \(hasLanguageModel ? "logprob" : "0"), \(hasLanguageModel && n < order ? "backoff" : "0")
+                FROM \(table) ORDER BY \(columns)
+                """)
+            var ids = [Int64](repeating: 0, count: n)
+            while let row = try rows.next() {
+                for j in 0..<n { ids[j] = Int64(try row.wordID(j, table, "w\(j + 1)", words: words)) }
+                let stored = StoredRow(ids: ids, count: try row.count(n, table), logprob: try row.logValue(n + 1, table, "logprob"),
+                                       backoff: try row.logValue(n + 2, table, "backoff"))
+                // The caller's own errors pass through unchanged (not as damage).
+                do { try body(stored) } catch { failure = error; return }
             }
-        } catch let error as DatabaseError {
-            throw StoreError.notAStore(path, "its \(table) table cannot be read: \(error.message ?? "\(error)")")
         }
+        if let failure { throw failure }
     }
 }

@@ -26,51 +26,81 @@ public struct HMMStateSummary: Sendable, Equatable {
 extension TrainedStore {
     /// Whether the store holds hidden Markov tables (built by `lexiforge hmm`).
     public var hasHMM: Bool {
-        (try? queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM hmm_state") ?? 0 }) ?? 0 > 0
+        (try? queue.read { db in
+            try db.tableExists("hmm_state") && (try Int.fetchOne(db, sql: "SELECT count(*) FROM hmm_state") ?? 0) > 0
+        }) ?? false
     }
 
-    /// Loads the store's hidden Markov tables.
-    /// - Throws: ``StoreError`` when the store has none.
+    /// Loads the store's hidden Markov tables, checking every id against the states and the
+    /// vocabulary and every value against its type (a damaged store is an error, not a crash).
+    /// - Throws: ``StoreError`` when the store has none, or they are damaged.
     public func hmmTables() throws -> HMMTables {
         guard hasHMM else { throw StoreError.noHMM(path) }
-        return try queue.read { db in
+        let vocabulary = try vocabulary()
+        return try checked { db in
             var states: [String] = [], counts: [Double] = [], logprobs: [Double] = []
             for row in try Row.fetchAll(db, sql: "SELECT id, name, count, logprob FROM hmm_state ORDER BY id") {
-                guard (row[0] as Int) == states.count else {
-                    throw StoreError.notAStore(path, "hmm_state ids are not dense 0...K")
+                guard try row.integer(0, "hmm_state", "id") == Int64(states.count) else {
+                    throw StoreDamage("`hmm_state` ids are not dense 0...K")
                 }
-                states.append(row[1]); counts.append(row[2]); logprobs.append(row[3])
+                states.append(try row.text(1, "hmm_state", "name"))
+                counts.append(try row.real(2, "hmm_state", "count", finite: true))
+                logprobs.append(try row.real(3, "hmm_state", "logprob"))
+            }
+            guard !states.isEmpty else { throw StoreDamage("`hmm_state` is empty") }
+            let stateRange = Int64(0)...Int64(states.count - 1)
+            func state(_ row: Row, _ i: Int, _ table: String, _ column: String) throws -> Int32 {
+                Int32(try row.integer(i, table, column, in: stateRange))
+            }
+            func word(_ row: Row, _ i: Int, _ table: String) throws -> Int32 {
+                Int32(try row.wordID(i, table, "word", words: vocabulary.texts.count))
+            }
+            func count32(_ row: Row, _ i: Int, _ table: String) throws -> Int32 {
+                Int32(try row.integer(i, table, "count", in: 0...Int64(Int32.max)))
             }
             var initial = [Double](repeating: -.infinity, count: states.count)
             for row in try Row.fetchAll(db, sql: "SELECT state, logprob FROM hmm_initial") {
-                initial[row[0] as Int] = row[1]
+                initial[Int(try state(row, 0, "hmm_initial", "state"))] = try row.real(1, "hmm_initial", "logprob")
             }
             let transitions = try Row.fetchAll(db, sql: "SELECT s1, s2, logprob FROM hmm_transition").map {
-                HMMTables.Transition($0[0], $0[1], $0[2])
+                HMMTables.Transition(try state($0, 0, "hmm_transition", "s1"), try state($0, 1, "hmm_transition", "s2"),
+                                     try $0.real(2, "hmm_transition", "logprob"))
             }
             let transitions2 = try Row.fetchAll(db, sql: "SELECT s1, s2, s3, logprob FROM hmm_transition2").map {
-                HMMTables.Transition2($0[0], $0[1], $0[2], $0[3])
+                HMMTables.Transition2(try state($0, 0, "hmm_transition2", "s1"), try state($0, 1, "hmm_transition2", "s2"),
+                                      try state($0, 2, "hmm_transition2", "s3"), try $0.real(3, "hmm_transition2", "logprob"))
             }
-            let vocabulary = try WordRows.read(db)
             let words = vocabulary.texts, wordCounts = vocabulary.counts
             var emissions: [HMMTables.Emission] = []
             let cursor = try Row.fetchCursor(db, sql: "SELECT word, state, logprob FROM hmm_emission")
-            while let row = try cursor.next() { emissions.append(.init(word: row[0], state: row[1], logprob: row[2])) }
-            let lexical = try Row.fetchAll(db, sql: "SELECT word, s1, s2, count FROM hmm_lexical").map {
-                HMMTables.Lexical(word: $0[0], s1: $0[1], s2: $0[2], count: $0[3])
+            while let row = try cursor.next() {
+                emissions.append(.init(word: try word(row, 0, "hmm_emission"), state: try state(row, 1, "hmm_emission", "state"),
+                                       logprob: try row.real(2, "hmm_emission", "logprob")))
             }
-            let emissions2 = try Row.fetchAll(db, sql: "SELECT word, s1, s2, count FROM hmm_emission2").map {
-                HMMTables.Lexical(word: $0[0], s1: $0[1], s2: $0[2], count: $0[3])
+            func lexicalRows(_ table: String) throws -> [HMMTables.Lexical] {
+                try Row.fetchAll(db, sql: "SELECT word, s1, s2, count FROM \(table)").map {
+                    HMMTables.Lexical(word: try word($0, 0, table), s1: try state($0, 1, table, "s1"),
+                                      s2: try state($0, 2, table, "s2"), count: try count32($0, 3, table))
+                }
             }
+            let lexical = try lexicalRows("hmm_lexical")
+            let emissions2 = try lexicalRows("hmm_emission2")
             var suffixes: [HMMTables.SuffixCount] = []
             for row in try Row.fetchAll(db, sql: "SELECT class, suffix, state, count FROM hmm_suffix") {
-                guard let shape = WordShape(rawValue: row[0]) else {
-                    throw StoreError.notAStore(path, "hmm_suffix has unknown word-shape class \(row[0] as Int)")
+                let shapeCode = try row.integer(0, "hmm_suffix", "class")
+                guard let shape = UInt8(exactly: shapeCode).flatMap(WordShape.init(rawValue:)) else {
+                    throw StoreDamage("`hmm_suffix` has unknown word-shape class \(shapeCode)")
                 }
-                suffixes.append(.init(shape: shape, suffix: row[1], state: row[2], count: row[3]))
+                suffixes.append(.init(shape: shape, suffix: try row.text(1, "hmm_suffix", "suffix"),
+                                      state: try state(row, 2, "hmm_suffix", "state"), count: try count32(row, 3, "hmm_suffix")))
             }
             var parameters: [String: Double] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT name, value FROM hmm_parameter") { parameters[row[0]] = row[1] }
+            for row in try Row.fetchAll(db, sql: "SELECT name, value FROM hmm_parameter") {
+                parameters[try row.text(0, "hmm_parameter", "name")] = try row.real(1, "hmm_parameter", "value", finite: true)
+            }
+            if let length = parameters[StoreSchema.HMMParameter.maxSuffixLength], !(0...1000).contains(length) {
+                throw StoreDamage("`hmm_parameter.\(StoreSchema.HMMParameter.maxSuffixLength)` is \(length), outside 0...1000")
+            }
             return HMMTables(
                 states: states, stateCounts: counts, stateLogprobs: logprobs, initial: initial,
                 transitions: transitions, transitions2: transitions2, words: words, wordCounts: wordCounts,
@@ -85,19 +115,25 @@ extension TrainedStore {
     public func hmmSummary(words: Int = 6, next: Int = 3) throws -> [HMMStateSummary] {
         guard hasHMM else { return [] }
         let vocabulary = try vocabulary()
-        return try queue.read { db in
+        return try checked { db in
             let rows = try Row.fetchAll(db, sql: "SELECT id, name, count FROM hmm_state WHERE id > 0 ORDER BY count DESC, id")
             return try rows.map { row in
-                let id: Int = row[0]
+                let id = try row.integer(0, "hmm_state", "id")
                 let top = try Row.fetchAll(db, sql: """
                     SELECT e.word, e.logprob FROM hmm_emission AS e
                     WHERE e.state = ? ORDER BY e.logprob DESC, e.word LIMIT ?
-                    """, arguments: [id, words]).map { (word: vocabulary.texts[Int($0[0] as Int64)], logprob: $0[1] as Double) }
+                    """, arguments: [id, words]).map {
+                        (word: vocabulary.texts[try $0.wordID(0, "hmm_emission", "word", words: vocabulary.texts.count)],
+                         logprob: try $0.real(1, "hmm_emission", "logprob"))
+                    }
                 let following = try Row.fetchAll(db, sql: """
                     SELECT s.name, t.logprob FROM hmm_transition AS t JOIN hmm_state AS s ON s.id = t.s2
                     WHERE t.s1 = ? ORDER BY t.logprob DESC, t.s2 LIMIT ?
-                    """, arguments: [id, next]).map { (state: $0[0] as String, logprob: $0[1] as Double) }
-                return HMMStateSummary(name: row[1], count: row[2], topWords: top, next: following)
+                    """, arguments: [id, next]).map {
+                        (state: try $0.text(0, "hmm_state", "name"), logprob: try $0.real(1, "hmm_transition", "logprob"))
+                    }
+                return HMMStateSummary(name: try row.text(1, "hmm_state", "name"), count: try row.real(2, "hmm_state", "count"),
+                                       topWords: top, next: following)
             }
         }
     }

@@ -54,7 +54,7 @@ extension TrainedStore {
         do {
             let words = wordTextCache
             // No wrapping transaction (the store is read-only): one statement for a hot prefix.
-            return try queue.inDatabase { db in
+            return try checked { db in
                 if limit <= StoreSchema.lexiconPrefixTop {
                     let hot = try Row.fetchCursor(db.cachedStatement(sql: Self.hotSQL), arguments: [key])
                     var result: [Completion] = []
@@ -69,7 +69,7 @@ extension TrainedStore {
                 }
                 return try scan(db, words, key: key, limit: limit, allowOffensive: allowOffensive)
             }
-        } catch let error as DatabaseError where error.message?.contains("no such table") == true {
+        } catch StoreError.damaged where !hasLexicon {
             throw LexiconError.noLexicon(path)
         }
     }
@@ -82,9 +82,12 @@ extension TrainedStore {
 
     /// One row of ``hotSQL`` or ``entrySQL``: id, frequency, attributes.
     private static func completion(_ row: Row, _ words: WordTextCache, _ db: Database) throws -> Completion {
-        let id: Int64 = row[0]
-        let attributes = LexiconAttributes(rawValue: row[2])
-        return Completion(word: try words.text(of: id, db) ?? "", id: id, frequency: row[1],
+        let id = try row.integer(0, "lexiconPrefix", "wordId", in: 0...Int64(Int32.max))
+        let attributes = LexiconAttributes(rawValue: try row.int(2, "lexiconDetail", "attributes", in: 0...Int64(Int32.max)))
+        guard let word = try words.text(of: id, db) else {
+            throw StoreDamage("the lexicon names word id \(id), which `wordBlock` does not hold")
+        }
+        return Completion(word: word, id: id, frequency: try row.int(1, "lexiconFrequency", "frequency", in: 0...255),
                           possiblyOffensive: attributes.contains(.possiblyOffensive))
     }
 
@@ -99,13 +102,16 @@ extension TrainedStore {
         // (An empty key is every word: the empty prefix of `wordOrder`.)
         var candidates = Set<Int64>()
         for spelling in LexiconKey.spellings(ofFolded: key) { candidates.formUnion(try words.ids(withPrefix: spelling, db)) }
-        candidates.formUnion(try Int64.fetchAll(db.cachedStatement(sql: "SELECT wordId FROM lexiconFolded WHERE key >= ? AND key < ?"),
-                                                arguments: [key, LexiconKey.upperBound(of: key)]))
+        candidates.formUnion(try Row.fetchAll(db.cachedStatement(sql: "SELECT wordId FROM lexiconFolded WHERE key >= ? AND key < ?"),
+                                              arguments: [key, LexiconKey.upperBound(of: key)]).map {
+            try $0.integer(0, "lexiconFolded", "wordId", in: 0...Int64(Int32.max))
+        })
         let entry = try db.cachedStatement(sql: Self.entrySQL)
         var found: [Completion] = []
         for id in candidates.sorted() {
-            guard let row = try Row.fetchOne(entry, arguments: [id]), let frequency = row[1] as Int?, frequency > 0,
-                  (row[2] as Int) & blocked == 0 else { continue }
+            guard let row = try Row.fetchOne(entry, arguments: [id]),
+                  let frequency = try row.optionalInt(1, "lexiconFrequency", "frequency", in: 0...255), frequency > 0,
+                  try row.int(2, "lexiconDetail", "attributes", in: 0...Int64(Int32.max)) & blocked == 0 else { continue }
             found.append(try Self.completion(row, words, db))
         }
         found.sort { $0.frequency > $1.frequency || ($0.frequency == $1.frequency && $0.id < $1.id) }
@@ -117,51 +123,62 @@ extension TrainedStore {
     public func lexicon() throws -> Lexicon {
         guard hasLexicon else { throw LexiconError.noLexicon(path) }
         let vocabulary = try vocabulary()
-        return try queue.read { db in
+        let size = vocabulary.texts.count
+        return try checked { db in
             var lexicon = Lexicon()
             var list = -1
             for row in try Row.fetchAll(db, sql: "SELECT list, key, value FROM lexiconHeader ORDER BY list, position") {
-                let l: Int = row[0]
+                let l = try row.int(0, "lexiconHeader", "list", in: 0...1023)   // a handful of lists; more is damage
                 while list < l { lexicon.headers.append([]); list += 1 }
-                lexicon.headers[l].append(.init(key: row[1], value: row[2]))
+                lexicon.headers[l].append(.init(key: try row.text(1, "lexiconHeader", "key"), value: try row.text(2, "lexiconHeader", "value")))
             }
             var index: [Int64: Int] = [:]
             // Runs of frequencies over ids, expanded against the vocabulary; details where stored.
-            let runs = try Row.fetchAll(db, sql: "SELECT firstId, frequency FROM lexiconFrequency ORDER BY firstId")
-                .map { (first: $0[0] as Int64, frequency: $0[1] as Int?) }
-            var details: [Int64: Row] = [:]
+            let runs = try Row.fetchAll(db, sql: "SELECT firstId, frequency FROM lexiconFrequency ORDER BY firstId").map {
+                (first: Int64(try $0.wordID(0, "lexiconFrequency", "firstId", words: size)),
+                 frequency: try $0.optionalInt(1, "lexiconFrequency", "frequency", in: 0...255))
+            }
+            var details: [Int64: (original: Int?, flags: String?, attributes: LexiconAttributes)] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT wordId, originalFrequency, flags, attributes FROM lexiconDetail") {
-                details[row[0]] = row
+                details[Int64(try row.wordID(0, "lexiconDetail", "wordId", words: size))] = (
+                    try row.optionalInt(1, "lexiconDetail", "originalFrequency"), try row.optionalText(2, "lexiconDetail", "flags"),
+                    LexiconAttributes(rawValue: try row.int(3, "lexiconDetail", "attributes", in: 0...Int64(Int32.max))))
             }
             for (r, run) in runs.enumerated() {
                 guard let frequency = run.frequency else { continue }
-                let end = r + 1 < runs.count ? runs[r + 1].first : Int64.max
-                for id in run.first..<min(end, Int64(vocabulary.texts.count)) {
+                let end = r + 1 < runs.count ? runs[r + 1].first : Int64(size)
+                guard run.first <= end else { continue }   // ORDER BY firstId: only a duplicate could be out of order
+                for id in run.first..<end {
                     var entry = LexiconEntry(word: vocabulary.texts[Int(id)], frequency: frequency, originalFrequency: frequency, flags: "")
                     if let detail = details[id] {
-                        let attributes = LexiconAttributes(rawValue: detail[3])
-                        entry.originalFrequency = attributes.contains(.noOriginalFrequency) ? nil : ((detail[1] as Int?) ?? frequency)
-                        entry.flags = detail[2]
-                        entry.attributes = attributes.subtracting(.noOriginalFrequency)
+                        entry.originalFrequency = detail.attributes.contains(.noOriginalFrequency) ? nil : (detail.original ?? frequency)
+                        entry.flags = detail.flags
+                        entry.attributes = detail.attributes.subtracting(.noOriginalFrequency)
                     }
                     index[id] = lexicon.entries.count
                     lexicon.entries.append(entry)
                 }
             }
             for row in try Row.fetchAll(db, sql: "SELECT wordId, position, key, value FROM lexiconKey ORDER BY wordId, position") {
-                guard let i = index[row[0]] else { continue }
-                lexicon.entries[i].extraKeys.append(.init(position: row[1], key: row[2], value: row[3]))
+                guard let i = index[try row.integer(0, "lexiconKey", "wordId")] else { continue }
+                lexicon.entries[i].extraKeys.append(.init(position: try row.int(1, "lexiconKey", "position"),
+                                                          key: try row.text(2, "lexiconKey", "key"), value: try row.text(3, "lexiconKey", "value")))
             }
             var children: [Int64: [(Int, LexiconEntry.Child)]] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT wordId, position, target, frequency, extra FROM lexiconShortcut") {
-                children[row[0], default: []].append((row[1], .shortcut(target: row[2], frequency: row[3], extra: row[4])))
+                let t = "lexiconShortcut"
+                children[try row.integer(0, t, "wordId"), default: []].append((try row.int(1, t, "position"), .shortcut(
+                    target: try row.text(2, t, "target"), frequency: try row.optionalInt(3, t, "frequency"), extra: try row.optionalText(4, t, "extra"))))
             }
             for row in try Row.fetchAll(db, sql: "SELECT wordId, position, nextWordId, frequency, extra FROM lexiconBigram") {
-                let next = vocabulary.texts[Int(row[2] as Int64)]
-                children[row[0], default: []].append((row[1], .bigram(next: next, frequency: row[3], extra: row[4])))
+                let t = "lexiconBigram"
+                let next = vocabulary.texts[try row.wordID(2, t, "nextWordId", words: size)]
+                children[try row.integer(0, t, "wordId"), default: []].append((try row.int(1, t, "position"), .bigram(
+                    next: next, frequency: try row.int(3, t, "frequency", in: 0...255), extra: try row.optionalText(4, t, "extra"))))
             }
             for row in try Row.fetchAll(db, sql: "SELECT wordId, position, line FROM lexiconChildLine") {
-                children[row[0], default: []].append((row[1], .other(line: row[2])))
+                let t = "lexiconChildLine"
+                children[try row.integer(0, t, "wordId"), default: []].append((try row.int(1, t, "position"), .other(line: try row.text(2, t, "line"))))
             }
             for (id, list) in children {
                 guard let i = index[id] else { continue }

@@ -13,8 +13,10 @@ extension TrainedStore {
     public func words(withLemma lemma: String, limit: Int = 100) throws -> [String] {
         try requireWordClasses()
         let vocabulary = try vocabulary()
-        let ids = try queue.read { db in
-            var ids = try Int64.fetchAll(db, sql: "SELECT word FROM word_class WHERE lemma = ?", arguments: [lemma])
+        let ids = try checked { db in
+            var ids = try Row.fetchAll(db, sql: "SELECT word FROM word_class WHERE lemma = ?", arguments: [lemma]).map {
+                Int64(try $0.wordID(0, "word_class", "word", words: vocabulary.texts.count))
+            }
             if let own = vocabulary.id(of: lemma),
                try Bool.fetchOne(db, sql: "SELECT lemma IS NULL FROM word_class WHERE word = ?", arguments: [own]) == true {
                 ids.append(own)
@@ -32,11 +34,15 @@ extension TrainedStore {
             throw StoreError.notAStore(path, "no script class '\(name)'; use one of \(StoreSchema.scriptNames.joined(separator: ", "))")
         }
         let vocabulary = try vocabulary()
-        let ids = try queue.read { db in try Int64.fetchAll(db, sql: "SELECT word FROM word_class WHERE script = ?", arguments: [code]) }
+        let ids = try checked { db in
+            try Row.fetchAll(db, sql: "SELECT word FROM word_class WHERE script = ?", arguments: [code]).map {
+                Int64(try $0.wordID(0, "word_class", "word", words: vocabulary.texts.count))
+            }
+        }
         return Self.mostFrequent(ids, vocabulary, limit: limit)
     }
 
-    /// The spellings of `ids`, most frequent first (ties by id), at most `limit`.
+    /// The spellings of `ids` (each checked to be in the vocabulary), most frequent first (ties by id), at most `limit`.
     private static func mostFrequent(_ ids: [Int64], _ vocabulary: StoreVocabulary, limit: Int) -> [String] {
         ids.sorted { (vocabulary.counts[Int($0)], $1) > (vocabulary.counts[Int($1)], $0) }
             .prefix(max(limit, 0)).map { vocabulary.texts[Int($0)] }

@@ -10,7 +10,9 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case noLanguageModel(String)
     /// A `meta` value that is missing or not what the schema allows: path, key, value (nil: missing), what it must be.
     case badMeta(String, key: String, value: String?, expected: String)
-    /// A row that breaks the schema's invariants (an id outside the vocabulary, a negative count).
+    /// The store passed the application-id and version checks, but what it holds is not what its
+    /// schema says: a missing table, an id outside the vocabulary, a count or value out of range
+    /// or of the wrong type, an unknown `meta` value, or a page SQLite cannot read.
     case damaged(String, String)
 
     public var description: String {
@@ -107,22 +109,35 @@ public final class TrainedStore: Sendable {
         }
         self.path = path
         self.queue = queue
-        let meta = try queue.read { db in
-            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT key, value FROM meta").map {
-                ($0["key"] as String, $0["value"] as String)
-            })
+        let meta: [String: String]
+        let tables: Set<String>
+        do {
+            (meta, tables) = try queue.inDatabase { db in
+                var meta: [String: String] = [:]
+                let rows = try Row.fetchCursor(db, sql: "SELECT key, value FROM meta")
+                while let row = try rows.next() {
+                    meta[try row.text(0, "meta", "key")] = try row.text(1, "meta", "value")
+                }
+                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+                return (meta, Set(tables))
+            }
+        } catch let error as StoreDamage {
+            throw StoreError.damaged(path, error.what)
+        } catch let error as DatabaseError {
+            throw StoreError.damaged(path, Self.describe(error))
         }
         self.meta = meta
-        // A store without an `order` row reads as order 1 (no n-gram tables are queried); one
-        // with a value the schema does not know is refused. Stages that modify a store require
-        // the row (`StoreContents.load`).
-        if let value = meta[StoreSchema.MetaKey.order] {
-            guard let order = Self.metaOrder(value) else {
-                throw StoreError.badMeta(path, key: StoreSchema.MetaKey.order, value: value, expected: Self.orderExpectation)
-            }
-            self.order = order
-        } else {
-            order = 1
+        // The order says which n-gram tables there are: it must be known, and they must be there.
+        // (A store written without provenance, by a tool or a test, has no `order` row: order 1;
+        // stages that modify a store require the row, `StoreContents.load`.)
+        let orderText = meta[StoreSchema.MetaKey.order] ?? "1"
+        guard let order = Self.metaOrder(orderText) else {
+            throw StoreError.badMeta(path, key: StoreSchema.MetaKey.order, value: orderText, expected: Self.orderExpectation)
+        }
+        self.order = order
+        let required = ["wordBlock", "wordOrder", "wordCount"] + (order >= 2 ? (2...order).map(StoreSchema.ngramTable(order:)) : [])
+        if let absent = required.first(where: { !tables.contains($0) }) {
+            throw StoreError.damaged(path, "table `\(absent)` is missing (`meta.order` is \(order))")
         }
     }
 
@@ -135,9 +150,14 @@ public final class TrainedStore: Sendable {
         return order
     }
 
+    /// A meta count that may be absent (a store written without provenance: 0), but never unreadable.
+    public func metaCount(_ key: String) throws -> Int {
+        meta[key] == nil ? 0 : try requiredCount(key)
+    }
+
     /// A meta value required to be a count (a whole number ≥ 0), or a ``StoreError/badMeta(_:key:value:expected:)``.
     public func requiredCount(_ key: String) throws -> Int {
-        guard let value = meta[key], let n = Int(value), n >= 0 else {
+        guard let value = meta[key], let n = Int(value), n >= 0, n <= Int(StoreSchema.maxCount) else {
             throw StoreError.badMeta(path, key: key, value: meta[key], expected: "a whole number ≥ 0")
         }
         return n
@@ -164,14 +184,11 @@ public final class TrainedStore: Sendable {
 
     /// The whole vocabulary (spellings, counts, byte order), read from the packed tables on first
     /// use and kept: about 60 bytes a word, 30 ms for 160,000 words.
-    /// - Throws: ``StoreError/notAStore(_:_:)`` when the packed tables disagree (a damaged store).
+    /// - Throws: ``StoreError/damaged(_:_:)`` when the packed tables disagree or hold values out
+    ///   of range (a damaged store).
     public func vocabulary() throws -> StoreVocabulary {
         try vocabularyCache.get {
-            do {
-                return try queue.inDatabase { db in try WordRows.read(db) }
-            } catch let error as DatabaseError {
-                throw StoreError.notAStore(path, "its vocabulary cannot be read: \(error.message ?? "\(error)")")
-            }
+            try checked { db in try WordRows.read(db) }
         }
     }
 
@@ -191,7 +208,7 @@ public final class TrainedStore: Sendable {
     /// - Complexity: one indexed range scan per backoff level.
     public func nextWords(after context: [String], limit: Int = 3) throws -> [Suggestion] {
         let vocabulary = try vocabulary()
-        return try queue.read { db in
+        return try checked { db in
             var ids: [Int64] = []
             for word in context.suffix(max(order - 1, 0)) {
                 if let id = vocabulary.id(of: word) {
@@ -236,7 +253,7 @@ public final class TrainedStore: Sendable {
 
     private func topWords(_ vocabulary: StoreVocabulary, limit: Int) -> [Suggestion] {
         let first = Int(StoreSchema.ReservedID.firstWord)
-        let total = vocabulary.counts.dropFirst(first).reduce(0, +)
+        let total = vocabulary.wordTotal
         var result: [Suggestion] = []
         // Ids are assigned by descending count, so id order is frequency order.
         for id in vocabulary.texts.indices.dropFirst(first) where result.count < limit {
@@ -259,24 +276,34 @@ public final class TrainedStore: Sendable {
             SELECT g.w\(n), g.count FROM \(table) AS g
             WHERE \(conditions) ORDER BY g.count DESC, g.w\(n)
             """, arguments: StatementArguments(context))
-        let total = rows.reduce(Int64(0)) { $0 + ($1[1] as Int64) }
-        return rows.compactMap { row in
-            let word = vocabulary.texts[Int(row[0] as Int64)]
+        var total: Int64 = 0
+        var checked: [(word: Int, count: Int64)] = []
+        checked.reserveCapacity(rows.count)
+        for row in rows {
+            let word = try row.wordID(0, table, "w\(n)", words: vocabulary.texts.count)
+            let count = try row.count(1, table)
+            checked.append((word, count))
+            let (sum, overflow) = total.addingReportingOverflow(count)
+            guard !overflow else { throw StoreDamage("`\(table).count` values add up past \(Int64.max)") }
+            total = sum
+        }
+        return checked.compactMap { row in
+            let word = vocabulary.texts[row.word]
             guard Self.isSuggestible(word) else { return nil }
-            let count: Int64 = row[1]
-            return Suggestion(word: word, count: count, order: n, relativeFrequency: Double(count) / Double(total))
+            return Suggestion(word: word, count: row.count, order: n, relativeFrequency: total > 0 ? Double(row.count) / Double(total) : 0)
         }
     }
 
     /// Row counts and on-disk bytes of every table and index (from SQLite's `dbstat`).
     public func tableStatistics() throws -> [TableStatistics] {
-        try queue.read { db in
+        try checked { db in
             let sizes = try Row.fetchAll(db, sql: "SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY name")
             let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
             return try sizes.map { row in
-                let name: String = row["name"]
+                let name = try row.text(0, "dbstat", "name")
+                // A name read from the store goes into SQL quoted (a crafted name is just a name).
                 let rows = tables.contains(name) ? try Int.fetchOne(db, sql: "SELECT count(*) FROM \(StoreSchema.quoted(name))") : nil
-                return TableStatistics(name: name, rows: rows, bytes: row["bytes"])
+                return TableStatistics(name: name, rows: rows, bytes: try row.int(1, "dbstat", "pgsize", in: 0...Int64.max))
             }
         }
     }

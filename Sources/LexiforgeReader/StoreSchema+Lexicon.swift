@@ -187,8 +187,8 @@ public struct LexiconFrequencyRuns: Sendable {
 
     public init(_ db: Database) throws {
         let rows = try Row.fetchAll(db, sql: "SELECT firstId, frequency FROM lexiconFrequency ORDER BY firstId")
-        firsts = rows.map { $0[0] }
-        frequencies = rows.map { $0[1] }
+        firsts = try rows.map { try $0.integer(0, "lexiconFrequency", "firstId") }
+        frequencies = try rows.map { try $0.optionalInt(1, "lexiconFrequency", "frequency", in: 0...255) }
     }
 
     /// The list frequency (0-255) of `id`, nil when it has no lexicon entry. O(log runs).

@@ -89,6 +89,8 @@ public struct StoreVocabulary: Sendable {
     /// Ids in byte order of their spellings.
     public let alphabetical: [Int32]
     let index: [String: Int32]
+    /// The sum of the counts of the real words (ids from ``StoreSchema/ReservedID/firstWord`` on).
+    let wordTotal: Int64
 
     /// The id of `text`, nil when the store does not hold it.
     public func id(of text: String) -> Int64? { index[text].map(Int64.init) }
@@ -149,44 +151,69 @@ public enum WordRows {
         }
     }
 
-    /// Reads the whole vocabulary.
+    /// Reads the whole vocabulary, checking it: blocks in sequence, counts and log values in
+    /// range and of their declared types, every id once in `wordOrder`.
+    /// - Throws: ``StoreDamage`` (``TrainedStore`` names the file) or a SQLite error.
     public static func read(_ db: Database) throws -> StoreVocabulary {
         var texts: [String] = []
         let blocks = try Row.fetchCursor(db, sql: "SELECT block, words FROM wordBlock ORDER BY block")
         while let row = try blocks.next() {
-            let block: Int = row[0]
-            guard block * StoreSchema.wordBlockSize == texts.count else {
-                throw DatabaseError(message: "wordBlock \(block) out of sequence (\(texts.count) words before it)")
+            let block = try row.integer(0, "wordBlock", "block")
+            guard block == Int64(texts.count / StoreSchema.wordBlockSize), texts.count % StoreSchema.wordBlockSize == 0 else {
+                throw StoreDamage("`wordBlock` \(block) is out of sequence (\(texts.count) words before it)")
             }
-            let words: String = row[1]
-            texts += words.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+            let words = try row.text(1, "wordBlock", "words")
+            let split = words.utf8.split(separator: 0x0A, omittingEmptySubsequences: false)
+            guard split.count <= StoreSchema.wordBlockSize else {
+                throw StoreDamage("`wordBlock` \(block) holds \(split.count) words, more than \(StoreSchema.wordBlockSize)")
+            }
+            texts += split.map { String(decoding: $0, as: UTF8.self) }
+        }
+        guard texts.count >= Int(StoreSchema.ReservedID.firstWord) else {
+            throw StoreDamage("the vocabulary (`wordBlock`) holds \(texts.count) words, not even the reserved ones")
         }
         var counts = [Int64](repeating: 0, count: texts.count)
         var logprobs = [Int32](repeating: 0, count: texts.count), backoffs = [Int32](repeating: 0, count: texts.count)
         let lm = try db.columns(in: "wordCount").contains { $0.name == "logprob" }
         let rows = try Row.fetchCursor(db, sql: "SELECT id, count\(lm ? ", logprob, backoff" : "") FROM wordCount")
         while let row = try rows.next() {
-            let id: Int = row[0]
-            guard id >= 0, id < texts.count else { throw DatabaseError(message: "wordCount id \(id) has no word") }
-            counts[id] = row[1]
+            let id = try row.wordID(0, "wordCount", "id", words: texts.count)
+            counts[id] = try row.count(1, "wordCount")
             if lm {
-                logprobs[id] = Int32(row[2] as Int64)
-                backoffs[id] = Int32(row[3] as Int64)
+                logprobs[id] = Int32(truncatingIfNeeded: try row.logValue(2, "wordCount", "logprob"))
+                backoffs[id] = Int32(truncatingIfNeeded: try row.logValue(3, "wordCount", "backoff"))
             }
         }
         var alphabetical: [Int32] = []
         alphabetical.reserveCapacity(texts.count)
+        var listed = [Bool](repeating: false, count: texts.count)
         let orders = try Row.fetchCursor(db, sql: "SELECT ids FROM wordOrder ORDER BY firstText")
         while let row = try orders.next() {
-            alphabetical += WordTextCache.decode(row[0]).map { Int32(truncatingIfNeeded: $0) }
+            guard let blob = try row.optionalBlob(0, "wordOrder", "ids") else {
+                throw StoreDamage("`wordOrder.ids` holds NULL where a blob belongs")
+            }
+            for id in WordTextCache.decode(blob) {
+                guard id >= 0, id < Int64(texts.count), !listed[Int(id)] else {
+                    throw StoreDamage("`wordOrder` lists id \(id) \(id >= 0 && id < Int64(texts.count) ? "twice" : "outside the \(texts.count) words")")
+                }
+                listed[Int(id)] = true
+                alphabetical.append(Int32(id))
+            }
         }
         guard alphabetical.count == texts.count else {
-            throw DatabaseError(message: "wordOrder lists \(alphabetical.count) ids for \(texts.count) words")
+            throw StoreDamage("wordOrder lists \(alphabetical.count) ids for \(texts.count) words")
+        }
+        var total: Int64 = 0
+        for count in counts.dropFirst(Int(StoreSchema.ReservedID.firstWord)) {
+            let (sum, overflow) = total.addingReportingOverflow(count)
+            guard !overflow else { throw StoreDamage("`wordCount.count` values add up past \(Int64.max)") }
+            total = sum
         }
         var index: [String: Int32] = [:]
         index.reserveCapacity(texts.count)
         for (id, text) in texts.enumerated() where index[text] == nil { index[text] = Int32(id) }
-        return StoreVocabulary(texts: texts, counts: counts, logprobs: logprobs, backoffs: backoffs, alphabetical: alphabetical, index: index)
+        return StoreVocabulary(texts: texts, counts: counts, logprobs: logprobs, backoffs: backoffs, alphabetical: alphabetical,
+                               index: index, wordTotal: total)
     }
 }
 
@@ -264,8 +291,9 @@ final class WordTextCache: @unchecked Sendable {
         }
         let rest = try Row.fetchCursor(db.cachedStatement(sql: "SELECT firstText, ids FROM wordOrder WHERE firstText > ? ORDER BY firstText"), arguments: [prefix])
         while let row = try rest.next() {
-            let firstText: String = row[0]
-            guard firstText.utf8.starts(with: key), try collect(Self.decode(row[1]), from: 0) else { break }
+            let firstText = try row.text(0, "wordOrder", "firstText")
+            guard let ids = try row.optionalBlob(1, "wordOrder", "ids") else { throw StoreDamage("`wordOrder.ids` holds NULL where a blob belongs") }
+            guard firstText.utf8.starts(with: key), try collect(Self.decode(ids), from: 0) else { break }
         }
         return result
     }

@@ -93,6 +93,15 @@ public struct SentenceSplitter {
     private var pendingBoundary = false
     /// The previous token was an abbreviation that may end a sentence.
     private var pendingAbbreviation = false
+    /// Sentences cut at ``maxSentenceTokens`` tokens or ``maxSentenceBytes`` bytes so far.
+    public private(set) var cutSentences = 0
+
+    /// The most tokens a sentence holds: a longer run without a sentence end (a word list, a text
+    /// without punctuation or blank lines) is cut into sentences of this many tokens, so memory
+    /// never follows sentence length. ``cutSentences`` counts the cuts, for a warning.
+    public static let maxSentenceTokens = 10_000
+    /// The most bytes of token text a sentence holds (4 MiB: 10,000 very long tokens), cut likewise.
+    public static let maxSentenceBytes = 1 << 22
 
     /// Words that typically open a sentence: after "U.S." they mean a new sentence began.
     static let openers: Set<String> = [
@@ -128,12 +137,14 @@ public struct SentenceSplitter {
             if pendingBoundary {
                 if (token.kind == .closing || token.kind == .terminal) && !token.spaceBefore {
                     append(line, token)
+                    if isFull { try cut(emit) }
                     continue
                 }
                 pendingBoundary = false
                 if !(token.kind == .word && token.startsLowercase) { try flush(emit) }
             }
             append(line, token)
+            if isFull { try cut(emit); continue }
             if token.kind == .terminal { pendingBoundary = true }
             // A capital initial ("plan B. Then", "J. Watson") counts too: only an opener after it
             // ends the sentence, and a name after an initial is not one.
@@ -176,6 +187,15 @@ public struct SentenceSplitter {
         ends.append(bytes.count)
     }
 
+
+    /// The sentence being collected reached ``maxSentenceTokens`` or ``maxSentenceBytes``.
+    private var isFull: Bool { ends.count >= Self.maxSentenceTokens || bytes.count >= Self.maxSentenceBytes }
+
+    /// Ends an over-long sentence where it is.
+    private mutating func cut(_ emit: (SentenceView) throws -> Void) rethrows {
+        cutSentences += 1
+        try flush(emit)
+    }
 
     private mutating func flush(_ emit: (SentenceView) throws -> Void) rethrows {
         pendingBoundary = false

@@ -57,6 +57,10 @@ public struct WordlistReadResult: Sendable {
 public enum WordlistReader {
     /// Diagnostics listed per file; the rest are only counted (a wrong file can have 160,000).
     public static let maximumDiagnosticsPerFile = 100
+    /// The longest line read: 1 MiB (a real entry line is under 200 bytes). A longer line keeps
+    /// its first 1 MiB and loses the rest, with one warning per file giving the first such line
+    /// and how many there were, so a file without line feeds (`/dev/zero`) is read in constant memory.
+    public static let maxLineBytes = 1 << 20
 
     public static func read(paths: [String]) -> WordlistReadResult {
         var result = WordlistReadResult(lexicon: Lexicon(), files: [], diagnostics: [], omittedDiagnostics: 0)
@@ -136,27 +140,45 @@ struct FileParser {
         defer { chunk.deallocate() }
         var carry: [UInt8] = []
         var textBytes = 0
+        // A line past the limit keeps its first `limit` bytes; the rest is dropped, so input
+        // without line feeds (/dev/zero) never piles up in memory.
+        let limit = WordlistReader.maxLineBytes
+        var cutting = false
+        var cutLines = 0, firstCutLine = 0
         do {
             while true {
                 let n = try source.read(into: chunk, capacity: capacity)
                 if n == 0 { break }
+                if textBytes == 0, let nul = memchr(chunk, 0, min(n, 8192)) {
+                    // A wordlist is text: a NUL in the first 8 KiB means binary data (or /dev/zero),
+                    // or a damaged line: reported at its line, and nothing more is read.
+                    let offset = nul.assumingMemoryBound(to: UInt8.self) - chunk
+                    let line = 1 + UnsafeBufferPointer(start: chunk, count: offset).reduce(0) { $0 + ($1 == CombinedFormat.lineFeed ? 1 : 0) }
+                    report(.error, line: line, "NUL byte (\\0) at byte offset \(offset); a wordlist is text: binary data or a damaged file, nothing after it was read")
+                    return summary(source, textBytes: n)
+                }
                 textBytes += n
                 var start = 0
                 while start < n {
-                    if let hit = memchr(chunk + start, Int32(CombinedFormat.lineFeed), n - start) {
-                        let end = hit.assumingMemoryBound(to: UInt8.self) - chunk
-                        if carry.isEmpty {
-                            line(UnsafeBufferPointer(start: chunk + start, count: end - start))
-                        } else {
-                            carry.append(contentsOf: UnsafeBufferPointer(start: chunk + start, count: end - start))
+                    let hit = memchr(chunk + start, Int32(CombinedFormat.lineFeed), n - start)
+                    let end = hit.map { $0.assumingMemoryBound(to: UInt8.self) - chunk } ?? n
+                    if hit != nil && carry.isEmpty && end - start <= limit {
+                        line(UnsafeBufferPointer(start: chunk + start, count: end - start))
+                    } else {
+                        let room = limit - carry.count
+                        if end - start > room && !cutting {
+                            cutting = true
+                            cutLines += 1
+                            if cutLines == 1 { firstCutLine = lineNumber + 1 }
+                        }
+                        carry.append(contentsOf: UnsafeBufferPointer(start: chunk + start, count: min(end - start, room)))
+                        if hit != nil {
                             carry.withUnsafeBufferPointer { line($0) }
                             carry.removeAll(keepingCapacity: true)
+                            cutting = false
                         }
-                        start = end + 1
-                    } else {
-                        carry.append(contentsOf: UnsafeBufferPointer(start: chunk + start, count: n - start))
-                        start = n
                     }
+                    start = hit == nil ? n : end + 1
                 }
             }
         } catch {
@@ -166,6 +188,10 @@ struct FileParser {
         if !carry.isEmpty {
             carry.withUnsafeBufferPointer { line($0) }
             report(.warning, line: lineNumber, "no line feed after the last line; expected every line to end with LF (the export adds one)")
+        }
+        if cutLines > 0 {
+            report(.warning, line: firstCutLine,
+                   "line longer than \(limit) bytes (1 MiB)\(cutLines > 1 ? " (and \(cutLines - 1) more line(s))" : ""); cut there, the rest of the line dropped; expected one entry or child line per line")
         }
         if crlfLines > 0 {
             report(.warning, line: firstCRLFLine,

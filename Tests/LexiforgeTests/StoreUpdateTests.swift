@@ -103,7 +103,7 @@ struct StoreUpdateTests {
             let store = try Self.damagedCopy(dir, sql)
             let result = try CLI.run(["learn", store, "--sentence", "the cat sat", "--quiet"])
             #expect(result.status == 1)
-            #expect(result.stderr.contains("\(store): damaged store: bigram holds"), "\(result.stderr)")
+            #expect(result.stderr.contains("\(store): damaged store: `bigram."), "\(result.stderr)")
         }
     }
 }

@@ -1,0 +1,179 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// What a reader check found wrong in a store's contents, without the file: ``TrainedStore``
+/// turns it into ``StoreError/damaged(_:_:)`` naming the file (see ``TrainedStore/checked(_:)``).
+///
+/// Every value the reader takes from a store is checked before use: ids are in the vocabulary
+/// before they index it, counts are integers in `0...`, log values are integers of at most
+/// ``StoreSchema/maxLogValue`` in magnitude, text is text, and `meta` values are ones this reader
+/// knows. A damaged store gives an error, never a crash of the app that links the reader.
+struct StoreDamage: Error, CustomStringConvertible {
+    let what: String
+    init(_ what: String) { self.what = what }
+    var description: String { what }
+}
+
+extension StoreSchema {
+    /// The largest magnitude of a stored log value (log10 × ``logScale``): 10^−1000 is far below any
+    /// probability a model stores (`<s>` has −99 × 1000), so anything larger is damage.
+    public static let maxLogValue: Int64 = 1_000_000
+    /// The largest count a store may hold for a word or an n-gram (2^48, far beyond any corpus);
+    /// larger is damage, and sums of counts cannot overflow.
+    public static let maxCount: Int64 = 1 << 48
+}
+
+extension TrainedStore {
+    /// The error to throw for `error` met while reading this store: SQLite errors (a missing table,
+    /// a damaged page), values of the wrong type and failed checks become
+    /// ``StoreError/damaged(_:_:)`` naming the file; other errors pass unchanged.
+    func storeError(_ error: any Error) -> any Error {
+        switch error {
+        case let damage as StoreDamage:
+            return StoreError.damaged(path, damage.what)
+        case let error as DatabaseError:
+            return StoreError.damaged(path, Self.describe(error))
+        case let error as RowDecodingError:
+            return StoreError.damaged(path, "a value of the wrong type (\(error))")
+        default:
+            return error
+        }
+    }
+
+    /// A SQLite error as one line, naming the missing table when that is what it is.
+    static func describe(_ error: DatabaseError) -> String {
+        let message = error.message ?? "\(error)"
+        if message.hasPrefix("no such table: ") {
+            return "table `\(message.dropFirst("no such table: ".count))` is missing"
+        }
+        return "SQLite error \(error.resultCode.rawValue): \(message)"
+    }
+
+    /// Runs `body` on the store's connection (no transaction), turning what goes wrong into
+    /// errors that name the file (``storeError(_:)``).
+    func checked<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try queue.inDatabase(body)
+        } catch {
+            throw storeError(error)
+        }
+    }
+}
+
+/// Checked reads of store values: the declared SQLite type and a range, or ``StoreDamage`` naming
+/// the table and the column. (GRDB's `row[i]` stops the process on a value of the wrong type.)
+extension Row {
+    /// An INTEGER in `range`.
+    func integer(_ index: Int, _ table: String, _ column: String, in range: ClosedRange<Int64> = Int64.min...Int64.max) throws -> Int64 {
+        let value: DatabaseValue = self[index]
+        guard case .int64(let v) = value.storage else {
+            throw StoreDamage("`\(table).\(column)` holds \(Self.show(value)) where an integer belongs")
+        }
+        guard range.contains(v) else {
+            throw StoreDamage("`\(table).\(column)` holds \(v), outside \(range.lowerBound)...\(range.upperBound)")
+        }
+        return v
+    }
+
+    /// An INTEGER in `range`, as an `Int`.
+    func int(_ index: Int, _ table: String, _ column: String, in range: ClosedRange<Int64> = Int64.min...Int64.max) throws -> Int {
+        Int(truncatingIfNeeded: try integer(index, table, column, in: range))
+    }
+
+    /// An INTEGER in `range`, or nil for NULL.
+    func optionalInt(_ index: Int, _ table: String, _ column: String, in range: ClosedRange<Int64> = Int64.min...Int64.max) throws -> Int? {
+        if (self[index] as DatabaseValue).isNull { return nil }
+        return try int(index, table, column, in: range)
+    }
+
+    /// A word id: an INTEGER in `0..<words`.
+    func wordID(_ index: Int, _ table: String, _ column: String, words: Int) throws -> Int {
+        let v = try integer(index, table, column)
+        guard v >= 0, v < Int64(words) else {
+            throw StoreDamage("`\(table).\(column)` holds word id \(v), but the vocabulary has \(words) words")
+        }
+        return Int(v)
+    }
+
+    /// A count: an INTEGER in `0...StoreSchema.maxCount`.
+    func count(_ index: Int, _ table: String, _ column: String = "count") throws -> Int64 {
+        try integer(index, table, column, in: 0...StoreSchema.maxCount)
+    }
+
+    /// A log value in store units: an INTEGER of magnitude at most ``StoreSchema/maxLogValue``.
+    func logValue(_ index: Int, _ table: String, _ column: String) throws -> Int64 {
+        try integer(index, table, column, in: -StoreSchema.maxLogValue...StoreSchema.maxLogValue)
+    }
+
+    /// A REAL (an INTEGER is taken as one), not NaN; `finite` also refuses ±infinity.
+    func real(_ index: Int, _ table: String, _ column: String, finite: Bool = false) throws -> Double {
+        let value: DatabaseValue = self[index]
+        let v: Double
+        switch value.storage {
+        case .double(let d): v = d
+        case .int64(let i): v = Double(i)
+        default: throw StoreDamage("`\(table).\(column)` holds \(Self.show(value)) where a number belongs")
+        }
+        guard !v.isNaN, !finite || v.isFinite else { throw StoreDamage("`\(table).\(column)` holds \(v)") }
+        return v
+    }
+
+    /// TEXT.
+    func text(_ index: Int, _ table: String, _ column: String) throws -> String {
+        let value: DatabaseValue = self[index]
+        guard case .string(let s) = value.storage else {
+            throw StoreDamage("`\(table).\(column)` holds \(Self.show(value)) where text belongs")
+        }
+        return s
+    }
+
+    /// TEXT, or nil for NULL.
+    func optionalText(_ index: Int, _ table: String, _ column: String) throws -> String? {
+        if (self[index] as DatabaseValue).isNull { return nil }
+        return try text(index, table, column)
+    }
+
+    /// A BLOB, or nil for NULL.
+    func optionalBlob(_ index: Int, _ table: String, _ column: String) throws -> Data? {
+        let value: DatabaseValue = self[index]
+        switch value.storage {
+        case .null: return nil
+        case .blob(let data): return data
+        default: throw StoreDamage("`\(table).\(column)` holds \(Self.show(value)) where a blob belongs")
+        }
+    }
+
+    /// A short rendering of a value for a message.
+    static func show(_ value: DatabaseValue) -> String {
+        switch value.storage {
+        case .null: return "NULL"
+        case .int64(let v): return "\(v)"
+        case .double(let v): return "\(v)"
+        case .string(let s): return "text \(String(s.prefix(20)).debugDescription)"
+        case .blob(let d): return "a \(d.count)-byte blob"
+        }
+    }
+}
+
+/// Checked reads of raw statement columns (the predictor's hot loops).
+enum RawColumn {
+    /// An INTEGER column of a stepped statement, or ``StoreDamage``.
+    @inline(__always)
+    static func integer(_ handle: OpaquePointer?, _ column: Int32, _ what: @autoclosure () -> String) throws -> Int64 {
+        guard sqlite3_column_type(handle, column) == SQLITE_INTEGER else {
+            throw StoreDamage("\(what()) holds a value that is not an integer")
+        }
+        return sqlite3_column_int64(handle, column)
+    }
+
+    /// A log value (``StoreSchema/maxLogValue``) of a stepped statement.
+    @inline(__always)
+    static func logValue(_ handle: OpaquePointer?, _ column: Int32, _ what: @autoclosure () -> String) throws -> Int {
+        let v = try integer(handle, column, what())
+        guard v >= -StoreSchema.maxLogValue, v <= StoreSchema.maxLogValue else {
+            throw StoreDamage("\(what()) holds \(v), outside ±\(StoreSchema.maxLogValue)")
+        }
+        return Int(v)
+    }
+}
