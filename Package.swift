@@ -3,7 +3,8 @@
 // Lexiforge: corpora and keyboard wordlists in, compact versioned SQLite "Trained" stores out.
 //
 // Module map (stage modules do not import each other; LexiforgePipeline wires them):
-//   LexiforgeReader       the small product front ends link: store schema + queries (GRDB and its SQLite module only)
+//   LexiforgeReader       the small product front ends link: store schema + queries (GRDB and its SQLite module),
+//                         with LexiforgeText for typed text → (context, prefix) as training tokenized
 //   LexiforgeCorpus       reading corpora: files/gzip, BOM, CRLF, UTF-8 checks, Gutenberg boilerplate
 //   LexiforgeText         tokenizer and sentence splitter
 //   LexiforgeNgrams       n-gram tallies and Kneser-Ney estimation (plain values in, plain values out)
@@ -21,7 +22,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .executable(name: "lexiforge", targets: ["lexiforge"]),
-        .library(name: "LexiforgeReader", targets: ["LexiforgeReader"]),
+        .library(name: "LexiforgeReader", targets: ["LexiforgeReader", "LexiforgeText"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -41,6 +42,9 @@ let package = Package(
         .target(
             name: "LexiforgeReader",
             dependencies: [
+                // The tokenizer and sentence splitter (dependency-free), so front ends turn typed
+                // text into queries exactly as training did (`TrainedStore.typedInput`).
+                "LexiforgeText",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // Raw statements for the hot query loops (GRDB's own SQLite module).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

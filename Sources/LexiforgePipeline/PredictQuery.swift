@@ -4,24 +4,12 @@ import LexiforgeText
 
 /// `lexiforge predict`: the language-model queries of ``NgramPredictor`` on typed text.
 public enum PredictQuery {
-    /// Splits typed text into context words and the prefix being typed (empty after a space).
-    static func contextAndPrefix(_ text: String, store: TrainedStore) -> (context: [String], prefix: String) {
-        let (options, _, _) = LanguageModelStage.textOptions(from: store.meta)
-        var tokens = SentenceSplitter.sentences(in: text, options: options).last ?? []
-        if let last = text.last, last.isWhitespace || last.isPunctuation {
-            if let end = tokens.last, [".", "!", "?", "…"].contains(end) || text.last.map({ ".!?…".contains($0) }) == true { tokens = [] }
-            return (tokens, "")
-        }
-        let prefix = tokens.popLast() ?? ""
-        return (tokens, prefix)
-    }
-
     public static func run(storePath: String, text: String, limit: Int) throws -> [Prediction] {
         let predictor = try NgramPredictor(store: TrainedStore(path: storePath))
-        let (context, prefix) = contextAndPrefix(text, store: predictor.store)
-        return prefix.isEmpty
-            ? try predictor.nextWords(after: context, limit: limit)
-            : try predictor.completions(of: prefix, after: context, limit: limit)
+        let input = predictor.store.typedInput(text)
+        return input.prefix.isEmpty
+            ? try predictor.nextWords(after: input.context, limit: limit)
+            : try predictor.completions(of: input.prefix, after: input.context, limit: limit)
     }
 
     public static func probability(storePath: String, text: String, word: String) throws -> Double {

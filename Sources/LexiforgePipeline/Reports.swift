@@ -50,17 +50,7 @@ public enum Suggest {
     /// lowercase, normalization, straight quotes, number class, punctuation) and asks the store.
     public static func run(storePath: String, text: String, limit: Int) throws -> [Suggestion] {
         let store = try TrainedStore(path: storePath)
-        let options = store.meta[StoreSchema.MetaKey.textOptions].flatMap { TextOptions(provenance: $0) }
-            ?? TextOptions(lowercase: store.isLowercased, keepPunctuation: store.keepsPunctuation)
-        var tokens = SentenceSplitter.sentences(in: text, options: options).last ?? []
-        // Text that ends a sentence ("Hello." but not "Mr.") means the next word starts a new one.
-        var withPunctuation = options
-        withPunctuation.keepPunctuation = true
-        if let last = SentenceSplitter.sentences(in: text, options: withPunctuation).last?.last,
-           ["!", "?", "…"].contains(last) || last.hasPrefix(".") {
-            tokens = []
-        }
-        return try store.nextWords(after: tokens, limit: limit)
+        return try store.nextWords(after: store.typedInput(text, lastWordComplete: true).context, limit: limit)
     }
 }
 
