@@ -29,9 +29,11 @@ DEB_PACKAGES := zlib1g-dev libssl-dev libsqlite3-dev sqlite3 presage wordnet-bas
 # Bench only: KenLM's lmplz and build_binary, built from PyPI's kenlm source (Tests/Bench/bench-kenlm.sh).
 BENCH_PACKAGES := cmake g++ libboost-program-options-dev libboost-system-dev libboost-thread-dev libboost-test-dev
 
-# `make fuzz`: seconds per harness, the harnesses' build folder, the CLI's (store seeds; `make test`
-# builds it there), the harnesses to run.
+# `make fuzz`: seconds per harness, sanitizers (`fuzzer,address` adds ASan: slower, the store
+# harness most; give it its own FUZZ_SCRATCH), the harnesses' build folder, the CLI's (store seeds;
+# `make test` builds it there), the harnesses to run.
 FUZZ_SECONDS ?= 60
+FUZZ_SANITIZE ?= fuzzer
 FUZZ_SCRATCH ?= .build-fuzz
 CLI_SCRATCH  ?= .build
 FUZZ_HARNESSES ?= corpus wordlist conllu swipe model store
@@ -79,7 +81,7 @@ test: deps
 
 fuzz: deps
 	$(SWIFT) build -c debug --product LexiforgeFuzz --scratch-path $(FUZZ_SCRATCH) \
-	  -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library -Xswiftc -DLEXIFORGE_FUZZ
+	  -Xswiftc -sanitize=$(FUZZ_SANITIZE) -Xswiftc -parse-as-library -Xswiftc -DLEXIFORGE_FUZZ
 	$(SWIFT) build -c debug --product lexiforge --scratch-path $(CLI_SCRATCH)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) Tests/Fuzz/fuzz.sh $(FUZZ_SCRATCH)/debug/LexiforgeFuzz \
 	  $(CLI_SCRATCH)/debug/lexiforge $(FUZZ_HARNESSES)
