@@ -42,7 +42,10 @@ failed=()
 for h in "${harnesses[@]}"; do
   mkdir -p "$dir/corpus/$h" "$dir/crashes/$h"
   echo "fuzz: $h for ${seconds}s (crashes go to $dir/crashes/$h/)" >&2
-  LEXIFORGE_FUZZ_HARNESS=$h "$bin" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 \
+  # detect_leaks=0 (libFuzzer and ASAN_OPTIONS): under FUZZ_SANITIZE=fuzzer,address, LeakSanitizer reports 4 KB that
+  # Foundation's FileManager.contents(atPath:) (readBytesFromFile) leaks reading an empty file
+  # (swift-6.3.1), which the model harness reaches first; not ours, and it would end every ASan run.
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} LEXIFORGE_FUZZ_HARNESS=$h "$bin" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -detect_leaks=0 \
     -print_final_stats=1 -artifact_prefix="$dir/crashes/$h/" "$dir/corpus/$h" "$s/$h" \
     > "$dir/$h.log" 2>&1
   status=$?
