@@ -7,6 +7,9 @@
 #   make bench    speed, memory and size against the anchors (Presage's text2ngram and presage_simulator,
 #                 KenLM's lmplz built from PyPI's kenlm source, measured in the same run; Tally figures
 #                 from the issues); writes Artifacts/bench/report.txt
+#   make fuzz     build the libFuzzer harnesses (Sources/LexiforgeFuzz, -sanitize=fuzzer, scratch .build-fuzz)
+#                 and run each (corpus, wordlist, conllu, swipe, model, store) for FUZZ_SECONDS (60);
+#                 fails on any crash, leaving the inputs in .fuzz/crashes/HARNESS/
 #   make corpora  provision the files of Corpora/manifest.tsv into Corpora/data/ (sha256-checked)
 #   make deps     install the missing Debian packages the build and tests need
 #   make bench-deps  also those the benchmarks need to build KenLM's lmplz (cmake, g++, Boost)
@@ -26,9 +29,18 @@ DEB_PACKAGES := zlib1g-dev libssl-dev libsqlite3-dev sqlite3 presage wordnet-bas
 # Bench only: KenLM's lmplz and build_binary, built from PyPI's kenlm source (Tests/Bench/bench-kenlm.sh).
 BENCH_PACKAGES := cmake g++ libboost-program-options-dev libboost-system-dev libboost-thread-dev libboost-test-dev
 
+# `make fuzz`: seconds per harness, sanitizers (`fuzzer,address` adds ASan: slower, the store
+# harness most; give it its own FUZZ_SCRATCH), the harnesses' build folder, the CLI's (store seeds;
+# `make test` builds it there), the harnesses to run.
+FUZZ_SECONDS ?= 60
+FUZZ_SANITIZE ?= fuzzer
+FUZZ_SCRATCH ?= .build-fuzz
+CLI_SCRATCH  ?= .build
+FUZZ_HARNESSES ?= corpus wordlist conllu swipe model store
+
 export SHARED_DATA
 
-.PHONY: all train test bench corpora deps bench-deps install-packages build clean
+.PHONY: all train test fuzz bench corpora deps bench-deps install-packages build clean
 
 all: train
 
@@ -67,8 +79,15 @@ test: deps
 	@python3 -c 'import kenlm' 2>/dev/null || python3 -m pip install --quiet kenlm
 	$(SWIFT) test
 
+fuzz: deps
+	$(SWIFT) build -c debug --product LexiforgeFuzz --scratch-path $(FUZZ_SCRATCH) \
+	  -Xswiftc -sanitize=$(FUZZ_SANITIZE) -Xswiftc -parse-as-library -Xswiftc -DLEXIFORGE_FUZZ
+	$(SWIFT) build -c debug --product lexiforge --scratch-path $(CLI_SCRATCH)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Tests/Fuzz/fuzz.sh $(FUZZ_SCRATCH)/debug/LexiforgeFuzz \
+	  $(CLI_SCRATCH)/debug/lexiforge $(FUZZ_HARNESSES)
+
 bench: bench-deps build corpora
 	@Tests/Bench/bench.sh
 
 clean:
-	rm -rf .build Artifacts/*.sqlite Artifacts/bench Corpora/data
+	rm -rf .build .build-fuzz .fuzz Artifacts/*.sqlite Artifacts/bench Corpora/data

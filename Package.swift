@@ -15,6 +15,7 @@
 //   LexiforgeStoreWriter  builds a store atomically from plain values (schema from LexiforgeReader)
 //   LexiforgePipeline     the stages wired together: ngrams, train (model files), inspect, suggest
 //   lexiforge             the thin command-line executable (the only ArgumentParser user)
+//   LexiforgeFuzz         libFuzzer harnesses for the readers (`make fuzz`; a usage stub otherwise)
 import PackageDescription
 
 let package = Package(
@@ -79,6 +80,10 @@ let package = Package(
                 "LexiforgePipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // libFuzzer harnesses (`make fuzz`); without -DLEXIFORGE_FUZZ only a usage message.
+        .executableTarget(
+            name: "LexiforgeFuzz",
+            dependencies: ["LexiforgeReader", "LexiforgeCorpus", "LexiforgeWordlist", "LexiforgeSwipe", "LexiforgePipeline"]),
         .testTarget(
             name: "LexiforgeTests",
             dependencies: [

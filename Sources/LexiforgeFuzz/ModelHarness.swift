@@ -1,0 +1,10 @@
+#if LEXIFORGE_FUZZ
+import Foundation
+import LexiforgePipeline
+
+/// (5) Model files (`*.model.json`).
+func fuzzModelFile(_ data: Data) {
+    let path = scratchFile("input.model.json", data)
+    _ = try? ModelFile(path: path)
+}
+#endif
