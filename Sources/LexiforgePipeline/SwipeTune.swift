@@ -26,17 +26,17 @@ public enum SwipeTune {
     }
 
     /// One shortlisted word of one swipe: the terms of its score.
-    struct Term { var location, shape, cost, lexicon, lm, endpoints, length, missed, allCaps, capitalized: Double; var truth: Bool }
+    struct Term { var location, shape, cost, lexicon, lm, endpoints, length, missed: Double; var truth: Bool }
     struct Sample { var fold: Int; var terms: [Term]; var hasTruth: Bool }
 
     /// Filter statistics of one swipe's true word.
     struct FilterNeed { var fold: Int; var start, end, direction, lengthLow, lengthHigh: Double }
 
     public struct Weights: Sendable, CustomStringConvertible {
-        public var location, shape, cost, frequency, context, endpoints, length, missed, allCaps, capitalized: Double
+        public var location, shape, cost, frequency, context, endpoints, length, missed: Double
         public var description: String {
-            String(format: "location %.3g, shape %.3g, cost %.3g, endpoints %.3g, length %.3g, missed %.3g, allCaps %.3g, capitalized %.3g, frequency %.3g, context %.3g",
-                   location, shape, cost, endpoints, length, missed, allCaps, capitalized, frequency, context)
+            String(format: "location %.3g, shape %.3g, cost %.3g, endpoints %.3g, length %.3g, missed %.3g, frequency %.3g, context %.3g",
+                   location, shape, cost, endpoints, length, missed, frequency, context)
         }
     }
 
@@ -109,8 +109,6 @@ public enum SwipeTune {
                 Term(location: c.location, shape: c.shape, cost: c.cost.isFinite ? c.cost : 1e3,
                      lexicon: Double(c.frequency - 255) * log(1.15), lm: c.contextLogProbability ?? 0,
                      endpoints: c.terms.endpoints, length: c.terms.lengthLogRatio * c.terms.lengthLogRatio, missed: c.terms.missed,
-                     allCaps: SwipeDictionary.Spelling(of: c.word) == .allCaps ? 1 : 0,
-                     capitalized: SwipeDictionary.Spelling(of: c.word) == .capitalized ? 1 : 0,
                      truth: SwipeEval.matchKey(c.word) == key)
             }
             samples.append(Sample(fold: fold(t), terms: terms, hasTruth: terms.contains { $0.truth }))
@@ -120,8 +118,7 @@ public enum SwipeTune {
         // 3. Weights by coordinate ascent, nested by fold.
         let start = Weights(location: options.locationWeight, shape: options.shapeWeight, cost: options.costWeight,
                             frequency: options.frequencyWeight, context: 0, endpoints: options.endpointWeight,
-                            length: options.lengthWeight, missed: options.missWeight,
-                            allCaps: options.allCapsWeight, capitalized: options.capitalizedWeight)
+                            length: options.lengthWeight, missed: options.missWeight)
         // With context the channels keep the weights fitted without it; the two prior weights are fitted.
         func contextStart(_ w: Weights) -> Weights {
             var c = w; c.frequency = options.contextFrequencyWeight; c.context = options.contextWeight; return c
@@ -150,7 +147,7 @@ public enum SwipeTune {
 
     static func score(_ t: Term, _ w: Weights, context: Bool) -> Double {
         -w.location * t.location - w.shape * t.shape - w.cost * t.cost - w.endpoints * t.endpoints - w.length * t.length
-            - w.missed * t.missed - w.allCaps * t.allCaps - w.capitalized * t.capitalized
+            - w.missed * t.missed
             + w.frequency * t.lexicon + (context ? w.context * t.lm : 0)
     }
 
@@ -174,7 +171,7 @@ public enum SwipeTune {
         var best = start
         func objective(_ w: Weights) -> Double { let a = accuracy(samples, w, context: context); return a.top1 + a.top4 / 4 }
         var value = objective(best)
-        let paths: [WritableKeyPath<Weights, Double>] = context ? [\.frequency, \.context] : [\.location, \.shape, \.cost, \.endpoints, \.length, \.missed, \.allCaps, \.capitalized]
+        let paths: [WritableKeyPath<Weights, Double>] = context ? [\.frequency, \.context] : [\.location, \.shape, \.cost, \.endpoints, \.length, \.missed]
         for factor in [2.0, 1.41, 1.19, 1.09] {
             var improved = true
             var rounds = 0

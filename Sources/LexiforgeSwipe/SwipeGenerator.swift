@@ -227,22 +227,18 @@ public struct SwipeStatistics: Sendable {
 
     /// A table: measure, generated median/5th/95th, measured on real traces median/5th/95th.
     public func render(against real: SwipeStatistics) -> String {
-        var lines = ["measure                              generated: median    5th   95th |  real: median    5th   95th"]
-        for (s, r) in zip(summaries, real.summaries) {
-            func f(_ v: Double?) -> String { v.map { String(format: "%6.2f", $0) } ?? "     -" }
-            lines.append(s.name.padding(toLength: 36, withPad: " ", startingAt: 0) + "            "
-                         + [f(s.median), f(s.p5), f(s.p95)].joined(separator: " ") + " |        " + [f(r.median), f(r.p5), f(r.p95)].joined(separator: " "))
-        }
-        return lines.joined(separator: "\n")
+        table(real.summaries.map { ($0.median, $0.p5, $0.p95) })
     }
 
-    /// A table: measure, generated median/5th/95th, real median/5th/95th.
-    public func render() -> String {
+    /// A table: measure, generated median/5th/95th, real median/5th/95th (``reference``).
+    public func render() -> String { table(Self.reference.map { ($0.1, $0.2, $0.3) }) }
+
+    private func table(_ real: [(Double, Double?, Double?)]) -> String {
         var lines = ["measure                              generated: median    5th   95th |  real: median    5th   95th"]
-        for (s, r) in zip(summaries, Self.reference) {
-            func f(_ v: Double?) -> String { v.map { String(format: "%6.2f", $0) } ?? "     -" }
+        func f(_ v: Double?) -> String { v.map { String(format: "%6.2f", $0) } ?? "     -" }
+        for (s, r) in zip(summaries, real) {
             lines.append(s.name.padding(toLength: 36, withPad: " ", startingAt: 0) + "            "
-                         + [f(s.median), f(s.p5), f(s.p95)].joined(separator: " ") + " |        " + [f(r.1), f(r.2), f(r.3)].joined(separator: " "))
+                         + [f(s.median), f(s.p5), f(s.p95)].joined(separator: " ") + " |        " + [f(r.0), f(r.1), f(r.2)].joined(separator: " "))
         }
         return lines.joined(separator: "\n")
     }

@@ -55,10 +55,6 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     public var endpointWeight = 4.5
     public var lengthWeight = 0.084
     public var missWeight = 4.5
-    /// Subtracted from the prior of all-caps abbreviations ("CNR") and capitalized words
-    /// ("Portland"): a swipe keyboard's user rarely means one when a lowercase word fits as well.
-    public var allCapsWeight = 0.0
-    public var capitalizedWeight = 0.0
     /// DTW cost (mean squared distance) of a word no warping path reaches within the locality
     /// constraint, and the most any word pays.
     public var costCap = 2.0
@@ -247,7 +243,7 @@ public struct SwipeDecoder: Sendable {
         var decoding = SwipeDecoding(candidates: [], points: swipe.points.count, afterFilter: counts)
         let channels = Channels(swipe: raw.filter { $0.x.isFinite && $0.y.isFinite }, options: options)
         // Cheap stage: channels and prior for every survivor, keeping the best `shortlist`.
-        var shortlist: [(entry: Int32, score: Double, location: Double, shape: Double, lm: Double?)] = []
+        var shortlist: [Shortlisted] = []
         let size = max(options.shortlist, options.limit)
         var floor = -Double.infinity
         var template = [Double](repeating: 0, count: 2 * channels.n)
@@ -282,10 +278,11 @@ public struct SwipeDecoder: Sendable {
             let quick = prior.score - options.endpointWeight * endpoints - options.lengthWeight * ratio * ratio
             if shortlist.count == size && quick <= floor { continue }
             channels.template(of: path, layout: dictionary.layout, into: &template)
-            let (location, shape) = channels.distances(template)
+            let (location, shape) = channels.distances(&template)
             let score = quick - options.locationWeight * location - options.shapeWeight * shape
             if shortlist.count == size && score <= floor { continue }
-            shortlist.append((e, score, location, shape, prior.lm))
+            shortlist.append(Shortlisted(entry: e, score: score, location: location, shape: shape, lm: prior.lm,
+                                         terms: SwipeCandidate.Terms(endpoints: endpoints, lengthLogRatio: ratio)))
             if shortlist.count > 2 * size {
                 shortlist.sort { $0.score > $1.score }
                 shortlist.removeLast(shortlist.count - size)
@@ -296,22 +293,29 @@ public struct SwipeDecoder: Sendable {
         if shortlist.count > size { shortlist.removeLast(shortlist.count - size) }
         decoding.shortlisted = shortlist.map(\.entry)
         let byPath = shortlist.sorted { dictionary.path(Int($0.entry)).lexicographicallyPrecedes(dictionary.path(Int($1.entry))) }
-        let scored = score(swipe, byPath.map { ($0.entry, $0.score, $0.location, $0.shape, $0.lm) }[...])
+        let scored = score(swipe, byPath[...])
         decoding.candidates = scored.top
         decoding.columnsComputed = scored.computed
         decoding.columnsReused = scored.reused
         return decoding
     }
 
+    /// A word that passed the cheap stage, with the terms it was scored by there.
+    struct Shortlisted {
+        var entry: Int32
+        var score: Double
+        var location: Double, shape: Double
+        var lm: Double?
+        var terms: SwipeCandidate.Terms
+    }
+
     /// frequencyWeight · ln p(word), or with a context the weighted lexicon prior plus
     /// contextWeight · ln p(word | context); the latter also returned.
     @inline(__always) func prior(_ i: Int, _ context: ContextDistribution?) -> (score: Double, lm: Double?) {
         let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
-        let spelling = dictionary.spelling[i] == SwipeDictionary.Spelling.allCaps.rawValue ? options.allCapsWeight
-            : dictionary.spelling[i] == SwipeDictionary.Spelling.capitalized.rawValue ? options.capitalizedWeight : 0
-        guard let context else { return (options.frequencyWeight * lexicon - spelling, nil) }
+        guard let context else { return (options.frequencyWeight * lexicon, nil) }
         let lm = context.log10Probability(of: dictionary.wordIDs[i]) * M_LN10
-        return (options.contextFrequencyWeight * lexicon + options.contextWeight * lm - spelling, lm)
+        return (options.contextFrequencyWeight * lexicon + options.contextWeight * lm, lm)
     }
 
     /// ln of one lexicon frequency step (p ∝ 1.15^f, LatinIME's scale).
@@ -381,14 +385,13 @@ public struct SwipeDecoder: Sendable {
         }
 
         /// (location, shape): mean squared distances to the swipe, raw and normalised. Normalises
-        /// `template` in place.
-        @inline(__always) func distances(_ template: [Double]) -> (Double, Double) {
+        /// `template` in place (``template(of:layout:into:)`` rewrites it for the next word).
+        @inline(__always) func distances(_ template: inout [Double]) -> (Double, Double) {
             var location = 0.0
             for j in 0 ..< 2 * n { let d = points[j] - template[j]; location += d * d }
-            var t = template
-            Self.normalise(&t, n: n, minimumSize: minimumSize)
+            Self.normalise(&template, n: n, minimumSize: minimumSize)
             var shape = 0.0
-            for j in 0 ..< 2 * n { let d = normalised[j] - t[j]; shape += d * d }
+            for j in 0 ..< 2 * n { let d = normalised[j] - template[j]; shape += d * d }
             return (location / Double(n), shape / Double(n))
         }
     }
@@ -408,7 +411,7 @@ public struct SwipeDecoder: Sendable {
 
     /// Adds the segment-DTW term to shortlisted entries (sorted by key path, reusing the DTW
     /// columns of the common key-path prefix) and keeps the best ``SwipeDecoderOptions/limit``.
-    func score(_ swipe: PreparedSwipe, _ entries: ArraySlice<(Int32, Double, Double, Double, Double?)>) -> Scored {
+    func score(_ swipe: PreparedSwipe, _ entries: ArraySlice<Shortlisted>) -> Scored {
         let n = swipe.points.count
         let layout = dictionary.layout
         let xs = swipe.points.map(\.x), ys = swipe.points.map(\.y), along = swipe.along
@@ -418,8 +421,8 @@ public struct SwipeDecoder: Sendable {
         var previous: ArraySlice<UInt8> = []
         var validColumns = 0
         var result = Scored()
-        for (e, cheap, location, shape, lm) in entries {
-            let i = Int(e)
+        for entry in entries {
+            let i = Int(entry.entry), cheap = entry.score, location = entry.location, shape = entry.shape, lm = entry.lm
             let path = dictionary.path(i)
             let m = 2 * path.count - 1
             var common = 0
@@ -434,11 +437,6 @@ public struct SwipeDecoder: Sendable {
                 perfectAlong[k] = perfectAlong[k - 1] + layout.keys[Int(path[path.startIndex + k - 1])].centre.distance(to: layout.keys[Int(path[path.startIndex + k])].centre)
             }
             var columnMin = 0.0
-            // The ends and the length are in `cheap` already; recomputed here only to report them.
-            let first = layout.keys[Int(path[path.startIndex])].centre, last = layout.keys[Int(path[path.endIndex - 1])].centre
-            let endpoints = first.distance(to: swipe.points[0]) * first.distance(to: swipe.points[0])
-                + last.distance(to: swipe.points[n - 1]) * last.distance(to: swipe.points[n - 1])
-            let ratio = log((swipe.length + 1) / (Double(dictionary.length[i]) + 1))
             // The inner key the swipe passes farthest from.
             var missed = 0.0
             for k in path.indices.dropFirst().dropLast() {
@@ -454,7 +452,8 @@ public struct SwipeDecoder: Sendable {
                 missed = max(missed, nearest)
             }
             let prior = cheap - options.missWeight * missed
-            let terms = SwipeCandidate.Terms(endpoints: endpoints, lengthLogRatio: ratio, missed: missed)
+            var terms = entry.terms
+            terms.missed = missed
             if options.costWeight == 0 {
                 result.offer(SwipeCandidate(word: dictionary.words[i], id: dictionary.wordIDs[i], score: prior, cost: .infinity,
                                             frequency: Int(dictionary.frequency[i]), location: location, shape: shape,

@@ -21,26 +21,6 @@ public struct SwipeDictionary: Sendable {
     public let secondDistance: [Float]
     /// Lexicon frequency 0-255.
     public let frequency: [UInt8]
-    /// How each entry is spelt: ``Spelling``'s raw values (a prior term: keyboards rarely want
-    /// an abbreviation where a lowercase word fits as well).
-    public let spelling: [UInt8]
-
-    /// Spelling classes of entries.
-    public enum Spelling: UInt8, Sendable {
-        /// Lowercase, or anything not below.
-        case lower = 0
-        /// An uppercase first letter, lowercase after ("Portland").
-        case capitalized = 1
-        /// Two or more letters, all uppercase ("USA", "CNR").
-        case allCaps = 2
-
-        public init(of word: String) {
-            let letters = word.filter(\.isLetter)
-            if letters.count >= 2 && letters.allSatisfy(\.isUppercase) { self = .allCaps }
-            else if letters.first?.isUppercase == true { self = .capitalized }
-            else { self = .lower }
-        }
-    }
     /// Word indices by first key.
     let byFirstKey: [[Int32]]
 
@@ -67,7 +47,7 @@ public struct SwipeDictionary: Sendable {
         }
         return SwipeDictionary(layout: layout, words: words, wordIDs: wordIDs, keys: keys, pathStart: pathStart,
                                length: length, startAngle: angle, secondDistance: second, frequency: frequency,
-                               spelling: spelling, byFirstKey: byFirstKey, foldedIndex: foldedIndex)
+                               byFirstKey: byFirstKey, foldedIndex: foldedIndex)
     }
 
     /// Collects entries; ``build()`` groups them.
@@ -124,8 +104,7 @@ public struct SwipeDictionary: Sendable {
             for i in merged.words.indices { groups[Int(merged.keys[Int(merged.starts[i])])].append(Int32(i)) }
             return SwipeDictionary(layout: layout, words: merged.words, wordIDs: merged.ids, keys: merged.keys, pathStart: merged.starts,
                                    length: merged.length, startAngle: merged.angle, secondDistance: merged.second,
-                                   frequency: merged.frequency, spelling: merged.words.map { Spelling(of: $0).rawValue },
-                                   byFirstKey: groups, foldedIndex: folded)
+                                   frequency: merged.frequency, byFirstKey: groups, foldedIndex: folded)
         }
     }
 }
