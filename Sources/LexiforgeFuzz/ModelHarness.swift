@@ -5,6 +5,6 @@ import LexiforgePipeline
 /// (5) Model files (`*.model.json`).
 func fuzzModelFile(_ data: Data) {
     let path = scratchFile("input.model.json", data)
-    _ = try? ModelFile(path: path)
+    _ = try? ModelSpec.load(path: path)
 }
 #endif

@@ -135,9 +135,6 @@ public enum NgramBuild {
                                   hmm: hmm, to: file)
             written = model.counts
         } else {
-            if config.estimation.minCounts.contains(where: { $0 > 1 }) || config.estimation.entropyThreshold > 0 {
-                throw PipelineError("--min-count and --prune prune the language model; add --language-model (or \"language_model\": true)")
-            }
             progress.stage(3, of: stages, "Writing \(config.output)")
             try StoreWriter.write(counts: counts, lexicon: lexicon, meta: meta,
                                   words: config.wordClasses ? wordColumns(counts.words, lemmatizer: lemmatizer) : nil,

@@ -33,6 +33,11 @@ public final class StageProgress: @unchecked Sendable {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
+    /// A warning: printed even when quiet (only errors and warnings then reach stderr).
+    public func warn(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
     public var elapsed: Double { Date().timeIntervalSince(started) }
 }
 

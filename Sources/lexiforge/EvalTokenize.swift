@@ -19,7 +19,15 @@ struct EvalTokenize: ParsableCommand {
     var gold: String
 
     @Option(help: "Tokenizer mode: treebank (UD conventions) or keyboard.")
-    var mode: TokenizerMode = .treebank
+    var tokenizer: TokenizerMode = .treebank
+
+    @Option(name: .customLong("mode"), help: .hidden)
+    var deprecatedMode: TokenizerMode?
+
+    var mode: TokenizerMode {
+        if let deprecatedMode { warnDeprecated("--mode", "--tokenizer"); return deprecatedMode }
+        return tokenizer
+    }
 
     @Option(help: "Print the first N sentences with a tokenization error (gold, then system).")
     var showErrors = 0

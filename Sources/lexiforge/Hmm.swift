@@ -50,8 +50,11 @@ struct Hmm: ParsableCommand {
     @Option(help: "Baum-Welch: words seen fewer times share the <unk> emission.")
     var minCount = 2
 
-    @Flag(help: "Baum-Welch: keep case (default: lowercase the text).")
-    var keepCase = false
+    @Flag(inversion: .prefixedNo, help: "Baum-Welch: lowercase the text (--no-lowercase keeps case).")
+    var lowercase = true
+
+    @Flag(name: .customLong("keep-case"), help: .hidden)
+    var deprecatedKeepCase = false
 
     @Option(help: "Supervised: words seen at least this often get word-conditioned transitions and second-order emissions (0 = neither, as in plain TnT).")
     var lexicalMinCount = SupervisedHMMConfig().lexicalMinCount
@@ -71,8 +74,7 @@ struct Hmm: ParsableCommand {
     @Option(help: .hidden)
     var lexicalWeight = SupervisedHMMConfig().lexicalWeight
 
-    @Flag(help: "Replace invalid UTF-8 with U+FFFD (a warning) instead of failing.")
-    var replaceInvalid = false
+    @OptionGroup var reading: ReadFlags
 
     @OptionGroup var build: BuildOptions
 
@@ -119,9 +121,10 @@ struct Hmm: ParsableCommand {
             var config = HMMBuildConfig(mode: mode, inputs: states == nil ? tagged : corpora, output: output)
             config.format = format.flatMap(TaggedFormat.init(rawValue:))
             config.tagColumn = TagColumn(rawValue: tagset) ?? .upos
-            config.lowercase = !keepCase
+            if deprecatedKeepCase { warnDeprecated("--keep-case", "--no-lowercase") }
+            config.lowercase = lowercase && !deprecatedKeepCase
             config.minCount = minCount
-            config.corpus.replaceInvalidUTF8 = replaceInvalid
+            config.corpus.replaceInvalidUTF8 = reading.replaceInvalidUTF8
             config.strict = build.strict
             let progress = StageProgress(quiet: build.quiet)
             let report = try HMMBuild.run(config, progress: progress)

@@ -3,6 +3,7 @@ import Foundation
 import LexiforgeNgrams
 import LexiforgePipeline
 import LexiforgeReader
+import LexiforgeText
 
 struct Ngrams: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,14 +33,9 @@ struct Ngrams: ParsableCommand {
 
     @OptionGroup var text: TextFlags
 
-    @Flag(help: "Write each word's lemma and script class (indexed columns; larger store).")
-    var wordClasses = false
+    @OptionGroup var words: WordColumnFlags
 
-    @Option(help: "With --word-classes: CoNLL-U file the lemmatizer learns from (with WordNet); repeat for several.")
-    var lemmaTrain: [String] = []
-
-    @Flag(help: "Replace invalid UTF-8 with U+FFFD (a warning) instead of failing.")
-    var replaceInvalid = false
+    @OptionGroup var reading: ReadFlags
 
     @Flag(help: "Keep Project Gutenberg headers and footers.")
     var keepGutenbergBoilerplate = false
@@ -67,63 +63,55 @@ struct Ngrams: ParsableCommand {
 
     @OptionGroup var build: BuildOptions
 
-    /// `--min-count` as counts for orders 1...5 (unigrams are never pruned).
+    /// `--min-count` as counts per order from 2; nil when it is not a list of integers.
     func minCounts() throws -> [Int] {
         guard let minCount else { return [] }
         let values = minCount.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard !values.isEmpty, values.allSatisfy({ $0 != nil && $0! >= 1 }) else {
+        guard !values.isEmpty, values.allSatisfy({ $0 != nil }) else {
             throw ValidationError("--min-count '\(minCount)' must be counts of at least 1 separated by commas, one per order from 2")
         }
-        let counts = values.map { $0! }
-        guard zip(counts, counts.dropFirst()).allSatisfy({ $0 <= $1 }) else {
-            throw ValidationError("--min-count '\(minCount)' must not decrease with the order (a kept n-gram needs its shorter parts)")
-        }
-        return [1] + counts
+        return values.map { $0! }
+    }
+
+    /// The flags as the one model spec `train` reads from a model file.
+    func spec() throws -> ModelSpec {
+        var spec = ModelSpec()
+        spec.corpora = corpora
+        spec.order = order
+        spec.lowercase = lowercase
+        spec.keepPunctuation = keepPunctuation
+        spec.tokenizer = text.mode
+        var options = TextOptions()
+        text.apply(to: &options)
+        spec.normalization = options.normalization
+        spec.straightQuotes = options.straightQuotes
+        spec.numberClass = options.numberClass
+        spec.wordColumns = words.enabled
+        spec.lemmaTraining = words.lemmas.files
+        spec.replaceInvalidUTF8 = reading.replaceInvalidUTF8
+        spec.keepGutenbergBoilerplate = keepGutenbergBoilerplate
+        spec.languageModel = languageModel
+        spec.minCount = try minCounts()
+        spec.prune = prune
+        spec.vocabSize = vocabSize
+        spec.classes = classes
+        spec.classWeight = classWeight
+        spec.formRules = formRules
+        return spec
     }
 
     func validate() throws {
         guard !corpora.isEmpty else { throw ValidationError("name at least one corpus file") }
-        guard (1...5).contains(order) else { throw ValidationError("--order \(order) is out of range; use 1 to 5") }
-        _ = try minCounts()
-        guard prune >= 0 else { throw ValidationError("--prune \(prune) must be 0 (off) or a positive threshold") }
-        if !languageModel && (minCount != nil || prune > 0) {
-            throw ValidationError("--min-count and --prune prune the language model; add --language-model")
-        }
-        if let vocabSize, vocabSize < 1 { throw ValidationError("--vocab-size \(vocabSize) must be at least 1") }
-        guard (0...StoreSchema.maxClusters).contains(classes) else {
-            throw ValidationError("--classes \(classes) is out of range; use 0 (none) to \(StoreSchema.maxClusters)")
-        }
-        guard classWeight > 0 && classWeight < 1 else { throw ValidationError("--class-weight \(classWeight) must be between 0 and 1 (exclusive)") }
-        if classes > 0 && (!languageModel || order < 2) {
-            throw ValidationError("--classes builds a class model beside the language model; add --language-model and use --order 2 or more")
-        }
-        guard formRules >= 0 else { throw ValidationError("--form-rules \(formRules) must be 0 (none) or more") }
-        if formRules > 0 && !languageModel {
-            throw ValidationError("--form-rules gives unseen forms a share of the language model's <unk> probability; add --language-model")
-        }
+        let errors = try spec().validate().filter { $0.severity == .error }
+        if let first = errors.first { throw ValidationError(first.rendered(.commandLine)) }
     }
 
     func run() throws {
         try runReportingErrors {
-            var config = NgramBuildConfig(inputs: corpora, output: output)
-            config.order = order
-            config.text.lowercase = lowercase
-            config.text.keepPunctuation = keepPunctuation
-            text.apply(to: &config.text)
-            config.wordClasses = wordClasses
-            if !lemmaTrain.isEmpty { config.lemmatizer = LemmatizerSource(training: lemmaTrain) }
-            config.corpus.replaceInvalidUTF8 = replaceInvalid
-            config.corpus.stripGutenberg = !keepGutenbergBoilerplate
-            config.strict = build.strict
-            config.languageModel = languageModel
-            config.estimation.minCounts = try minCounts()
-            config.estimation.entropyThreshold = prune
-            config.estimation.clusters = classes
-            config.estimation.clusterWeight = classWeight
-            config.estimation.formRules = formRules
-            config.vocabularySize = vocabSize
+            let spec = try spec()
             let progress = StageProgress(quiet: build.quiet)
-            let report = try NgramBuild.run(config, progress: progress)
+            let report = try ModelBuild.run(spec, inputs: ModelInputs(corpora: corpora, lemmaTraining: spec.lemmaTraining),
+                                            output: output, strict: build.strict, progress: progress)
             printStatistics(report, output: output, progress: progress)
             printMeasure(progress, build.measure)
         }

@@ -8,8 +8,14 @@ struct TextFlags: ParsableArguments {
     @Option(help: "Tokenizer mode: keyboard (a token is what a person types) or treebank (UD: do + n't).")
     var tokenizer: TokenizerMode = .keyboard
 
+    @Option(name: .customLong("mode"), help: .hidden)
+    var deprecatedMode: TokenizerMode?
+
     @Option(help: "Unicode normalization of every token: none, nfc or nfkc.")
-    var normalize: UnicodeNormalization = .none
+    var normalization: UnicodeNormalization = .none
+
+    @Option(name: .customLong("normalize"), help: .hidden)
+    var deprecatedNormalize: UnicodeNormalization?
 
     @Flag(help: "Curly quotes and apostrophes become straight ones.")
     var straightQuotes = false
@@ -17,15 +23,78 @@ struct TextFlags: ParsableArguments {
     @Flag(help: "Numbers (3.14, 1,000, 5:30) become the class token <num>.")
     var numberClass = false
 
+    /// The tokenizer after the deprecated `--mode` (which warns).
+    var mode: TokenizerMode {
+        if let deprecatedMode { warnDeprecated("--mode", "--tokenizer"); return deprecatedMode }
+        return tokenizer
+    }
+
     func apply(to options: inout TextOptions) {
-        options.mode = tokenizer
-        options.normalization = normalize
+        options.mode = mode
+        options.normalization = deprecatedNormalize.map { warnDeprecated("--normalize", "--normalization"); return $0 } ?? normalization
         options.straightQuotes = straightQuotes
         options.numberClass = numberClass
     }
 }
 
 extension UnicodeNormalization: ExpressibleByArgument {}
+
+/// How corpora are read, shared by every command that reads them.
+struct ReadFlags: ParsableArguments {
+    @Flag(name: .customLong("replace-invalid-utf8"), help: "Replace invalid UTF-8 with U+FFFD (a warning) instead of failing.")
+    var replaceInvalidUTF8Flag = false
+
+    @Flag(name: .customLong("replace-invalid"), help: .hidden)
+    var deprecatedReplaceInvalid = false
+
+    var replaceInvalidUTF8: Bool {
+        if deprecatedReplaceInvalid { warnDeprecated("--replace-invalid", "--replace-invalid-utf8") }
+        return replaceInvalidUTF8Flag || deprecatedReplaceInvalid
+    }
+}
+
+/// The lemmatizer's training files, shared by `ngrams`, `tokenize` and `wordlist import`.
+struct LemmaTrainingFlags: ParsableArguments {
+    @Option(help: "CoNLL-U file the lemmatizer learns from, beside WordNet (repeat for several).")
+    var lemmaTraining: [String] = []
+
+    @Option(name: .customLong("lemma-train"), help: .hidden)
+    var deprecatedLemmaTrain: [String] = []
+
+    var files: [String] {
+        if !deprecatedLemmaTrain.isEmpty { warnDeprecated("--lemma-train", "--lemma-training") }
+        return lemmaTraining + deprecatedLemmaTrain
+    }
+}
+
+/// `--word-columns`: each word's lemma and script class (`--word-classes` before).
+struct WordColumnFlags: ParsableArguments {
+    @Flag(help: "Write each word's lemma and script class (indexed columns; larger store).")
+    var wordColumns = false
+
+    @Flag(name: .customLong("word-classes"), help: .hidden)
+    var deprecatedWordClasses = false
+
+    @OptionGroup var lemmas: LemmaTrainingFlags
+
+    var enabled: Bool {
+        if deprecatedWordClasses { warnDeprecated("--word-classes", "--word-columns") }
+        return wordColumns || deprecatedWordClasses
+    }
+
+    func validate() throws {
+        if !(lemmas.lemmaTraining + lemmas.deprecatedLemmaTrain).isEmpty && !(wordColumns || deprecatedWordClasses) {
+            throw ValidationError("--lemma-training needs --word-columns (the lemmas go in the word table's lemma column)")
+        }
+    }
+}
+
+/// One warning for an old spelling, still accepted for this release (once per run).
+nonisolated(unsafe) private var deprecationsWarned: Set<String> = []
+func warnDeprecated(_ old: String, _ new: String) {
+    guard deprecationsWarned.insert(old).inserted else { return }
+    FileHandle.standardError.write(Data("warning: \(old) is deprecated; use \(new) (accepted for this release)\n".utf8))
+}
 
 struct Tokenize: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,17 +103,14 @@ struct Tokenize: ParsableCommand {
             Reads plain or gzipped UTF-8 text (Project Gutenberg boilerplate dropped) and prints the \
             tokens separated by spaces. With --sentences, one sentence per line (a line break inside \
             a paragraph is not a sentence end, a blank line is); with --lemmas, each token as \
-            token/lemma (lemmas from --lemma-train and WordNet; tag-free, or voted over the tag \
+            token/lemma (lemmas from --lemma-training and WordNet; tag-free, or voted over the tag \
             posteriors of a --tagger store or of a perceptron tagger trained on --tagger-train).
             Example:
-              lexiforge tokenize --mode treebank --sentences Corpora/data/corpora/dorian-gray-ch1.txt
+              lexiforge tokenize --tokenizer treebank --sentences Corpora/data/corpora/dorian-gray-ch1.txt
             """)
 
     @Argument(help: "Text files (plain or .gz).")
     var files: [String] = []
-
-    @Option(help: "keyboard (default) or treebank.")
-    var mode: TokenizerMode = .keyboard
 
     @Flag(help: "One sentence per line.")
     var sentences = false
@@ -52,13 +118,12 @@ struct Tokenize: ParsableCommand {
     @Flag(help: "Print token/lemma.")
     var lemmas = false
 
-    @Option(help: "CoNLL-U file the lemmatizer learns from (repeat for several); WordNet alone without it.")
-    var lemmaTrain: [String] = []
+    @OptionGroup var lemmaTraining: LemmaTrainingFlags
 
-    @Option(help: "With --lemmas: a store holding a UPOS tagger (lexiforge hmm --tagged); lemmas follow its tag posteriors (use --mode treebank, the tokens it was trained on).")
+    @Option(help: "With --lemmas: a store holding a UPOS tagger (lexiforge hmm --tagged); lemmas follow its tag posteriors (use --tokenizer treebank, the tokens it was trained on).")
     var tagger: String?
 
-    @Option(help: "With --lemmas: CoNLL-U file (UPOS column) an averaged-perceptron tagger is trained on now (repeat for several; excludes --tagger); use --mode treebank.")
+    @Option(help: "With --lemmas: CoNLL-U file (UPOS column) an averaged-perceptron tagger is trained on now (repeat for several; excludes --tagger); use --tokenizer treebank.")
     var taggerTrain: [String] = []
 
     @Flag(help: "Lowercase every token.")
@@ -67,17 +132,9 @@ struct Tokenize: ParsableCommand {
     @Flag(help: "Drop punctuation and symbol tokens.")
     var dropPunctuation = false
 
-    @Option(help: "Unicode normalization of every token: none, nfc or nfkc.")
-    var normalize: UnicodeNormalization = .none
+    @OptionGroup var text: TextFlags
 
-    @Flag(help: "Curly quotes and apostrophes become straight ones.")
-    var straightQuotes = false
-
-    @Flag(help: "Numbers become the class token <num>.")
-    var numberClass = false
-
-    @Flag(help: "Replace invalid UTF-8 with U+FFFD (a warning) instead of failing.")
-    var replaceInvalid = false
+    @OptionGroup var reading: ReadFlags
 
     @Flag(help: .hidden)
     var measure = false
@@ -85,18 +142,18 @@ struct Tokenize: ParsableCommand {
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("name at least one text file") }
         try TaggerFlags.check(store: tagger, training: taggerTrain)
-        if (tagger != nil || !taggerTrain.isEmpty) && !lemmas { throw ValidationError("\(tagger != nil ? "--tagger" : "--tagger-train") picks lemmas: add --lemmas (and --lemma-train)") }
+        if (tagger != nil || !taggerTrain.isEmpty) && !lemmas { throw ValidationError("\(tagger != nil ? "--tagger" : "--tagger-train") picks lemmas: add --lemmas (and --lemma-training)") }
     }
 
     func run() throws {
         try runReportingErrors {
             var config = TokenizeConfig(inputs: files)
-            config.text = TextOptions(lowercase: lowercase, keepPunctuation: !dropPunctuation, mode: mode,
-                                      normalization: normalize, straightQuotes: straightQuotes, numberClass: numberClass)
+            config.text = TextOptions(lowercase: lowercase, keepPunctuation: !dropPunctuation)
+            text.apply(to: &config.text)
             config.sentences = sentences
-            config.replaceInvalidUTF8 = replaceInvalid
+            config.replaceInvalidUTF8 = reading.replaceInvalidUTF8
             config.measureTokenizer = measure
-            if lemmas { config.lemmatizer = LemmatizerSource(training: lemmaTrain) }
+            if lemmas { config.lemmatizer = LemmatizerSource(training: lemmaTraining.files) }
             config.tagger = TaggerFlags.source(store: tagger, training: taggerTrain)
             let out = BufferedOutput()
             let report = try TokenizeRun.run(config) { out.write($0) }
@@ -116,7 +173,7 @@ struct Tokenize: ParsableCommand {
                 }
                 if let t = report.tokenizerMeasure {
                     let what = t.sentences ? "tokenizer and sentence splitter" : "tokenizer"
-                    line += "\nmeasure: \(what) alone (\(mode.rawValue) mode, lines in memory, no output): "
+                    line += "\nmeasure: \(what) alone (\(config.text.mode.rawValue) mode, lines in memory, no output): "
                         + String(format: "%d bytes in %d lines, %d tokens, %.3f CPU s, %.1f MB per CPU second",
                                  t.bytes, t.lines, t.tokens, t.cpuSeconds, t.megabytesPerCPUSecond)
                 }

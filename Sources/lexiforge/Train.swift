@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LexiforgePipeline
 
 struct Train: ParsableCommand {
@@ -22,6 +23,10 @@ struct Train: ParsableCommand {
 
     func run() throws {
         try runReportingErrors {
+            // Fault injection for the atomicity tests: SIGKILL this process at a stage boundary.
+            if let stage = ProcessInfo.processInfo.environment["LEXIFORGE_KILL_AT_STAGE"] {
+                ModelBuild.stageBoundaryHook = { if $0 == stage { kill(getpid(), SIGKILL) } }
+            }
             let progress = StageProgress(quiet: build.quiet)
             let report = try LexiforgePipeline.Train.run(modelPath: model, output: output, strict: build.strict, progress: progress)
             printStatistics(report, output: output, progress: progress)

@@ -31,25 +31,21 @@ struct WordlistImportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The store to write.")
     var output: String
 
-    @Flag(help: "Write each word's lemma and script class (the indexed word_class table, shown by lexicon_view; larger store).")
-    var wordClasses = false
-
-    @Option(help: "With --word-classes: CoNLL-U file the lemmatizer learns from (with WordNet); repeat for several.")
-    var lemmaTrain: [String] = []
+    @OptionGroup var words: WordColumnFlags
 
     @OptionGroup var build: BuildOptions
 
     func validate() throws {
         guard !lists.isEmpty else { throw ValidationError("name at least one wordlist (.combined or .combined.gz)") }
-        if !lemmaTrain.isEmpty && !wordClasses { throw ValidationError("--lemma-train needs --word-classes (the lemmas go in the word_class table)") }
     }
 
     func run() throws {
         try runReportingErrors {
             var config = WordlistImportConfig(inputs: lists, output: output)
             config.strict = build.strict
-            config.wordClasses = wordClasses
-            if !lemmaTrain.isEmpty { config.lemmatizer = LemmatizerSource(training: lemmaTrain) }
+            config.wordClasses = words.enabled
+            let lemmaFiles = words.lemmas.files
+            if !lemmaFiles.isEmpty { config.lemmatizer = LemmatizerSource(training: lemmaFiles) }
             let progress = StageProgress(quiet: build.quiet)
             let report = try WordlistImport.run(config, progress: progress)
             progress.say("\(output): \(report.storeBytes) bytes; \(report.entries) entries from \(report.files.count) list(s), \(report.warnings.count) warning(s)")

@@ -59,13 +59,13 @@ if [ -f "$G11" ]; then
   say "tokenizing speed on gutenberg-11m, best of 3, MB of text per CPU second of one thread: tokenizer alone (keyboard mode, lines in memory, no output) $best_alone, target >= 50 MB/s on one core: $verdict; $nltk"
   say "  whole 'lexiforge tokenize' (read, gunzip, SHA-256, UTF-8 check, Gutenberg filter, tokenize, print to /dev/null): $best_whole MB per CPU second"
   zcat "$G11" >"$G11TXT"
-  m=$("$BIN" tokenize --measure --sentences --lemmas --lemma-train "$UD/en_ewt-ud-train.conllu.gz" "$G11TXT" 2>&1 >/dev/null | grep '^measure: whole run')
+  m=$("$BIN" tokenize --measure --sentences --lemmas --lemma-training "$UD/en_ewt-ud-train.conllu.gz" "$G11TXT" 2>&1 >/dev/null | grep '^measure: whole run')
   rate=$(echo "$m" | sed -n 's/.*, \([0-9.]*\) M tokens per CPU second.*/\1/p')
   say "lemmatize (tag-free, EWT train + WordNet, per-(form, tag) cache) on gutenberg-11m: ${m##*lemmatizing } (target >= 1M tokens/s, $(verdict "${rate:-0}" 1))"
-  m=$("$BIN" tokenize --measure --mode treebank --sentences --lemmas --lemma-train "$UD/en_ewt-ud-train.conllu.gz" --tagger "$TAGGER" "$G11TXT" 2>&1 >/dev/null | grep '^measure: whole run')
+  m=$("$BIN" tokenize --measure --tokenizer treebank --sentences --lemmas --lemma-training "$UD/en_ewt-ud-train.conllu.gz" --tagger "$TAGGER" "$G11TXT" 2>&1 >/dev/null | grep '^measure: whole run')
   rate=$(echo "$m" | sed -n 's/.*lemmatizing [0-9]* tokens [0-9.]* CPU s, \([0-9.]*\) M tokens per CPU second.*/\1/p')
   say "lemmatize with predicted tags (treebank tokens, votes over the HMM tagger's posteriors, same cache) on gutenberg-11m: ${m##*lemmatizing } (lemmatizing target >= 1M tokens/s, $(verdict "${rate:-0}" 1); tagging target >= 500k tokens/s)"
-  m=$("$BIN" tokenize --measure --mode treebank --sentences --lemmas --lemma-train "$UD/en_ewt-ud-train.conllu.gz" --tagger-train "$UD/en_ewt-ud-train.conllu.gz" "$G11TXT" 2>&1 >/dev/null | grep '^measure: whole run')
+  m=$("$BIN" tokenize --measure --tokenizer treebank --sentences --lemmas --lemma-training "$UD/en_ewt-ud-train.conllu.gz" --tagger-train "$UD/en_ewt-ud-train.conllu.gz" "$G11TXT" 2>&1 >/dev/null | grep '^measure: whole run')
   rate=$(echo "$m" | sed -n 's/.*lemmatizing [0-9]* tokens [0-9.]* CPU s, \([0-9.]*\) M tokens per CPU second.*/\1/p')
   say "lemmatize with the perceptron tagger's tags (treebank tokens, votes over its softmax posteriors, same cache) on gutenberg-11m: ${m##*lemmatizing } (lemmatizing target >= 1M tokens/s, $(verdict "${rate:-0}" 1))"
 fi

@@ -299,7 +299,7 @@ struct CLITests {
         let (dir3, model3, _) = try Self.modelFolder(sha256: Tiny.sha256["tiny.txt"]!, extraModelKey: ", \"language_model\": true, \"form_rules\": -2")
         let badRules = try CLI.run(["train", model3, "-o", dir3.file("c.sqlite"), "--quiet"])
         #expect(badRules.status == 1)
-        #expect(badRules.stderrLines.first?.contains("\"form_rules\" must be a number of suffix rules") == true, "stderr: \(badRules.stderr)")
+        #expect(badRules.stderrLines.first?.contains("\"form_rules\" -2 must be 0 (none) or more suffix rules") == true, "stderr: \(badRules.stderr)")
 
         let (dir2, model2, _) = try Self.modelFolder(sha256: Tiny.sha256["tiny.txt"]!, extraModelKey: ", \"classes\": 4")
         let refused = try CLI.run(["train", model2, "-o", dir2.file("b.sqlite"), "--quiet"])
@@ -341,7 +341,7 @@ struct CLITests {
 
     @Test("train applies the model file's text options and records them")
     func trainTextOptions() throws {
-        let keys = #", "tokenizer": "treebank", "normalization": "nfkc", "straight_quotes": true, "number_class": true, "word_classes": true"#
+        let keys = #", "tokenizer": "treebank", "normalization": "nfkc", "straight_quotes": true, "number_class": true, "word_columns": true"#
         let (dir, model, _) = try Self.modelFolder(sha256: Tiny.sha256["tiny.txt"]!, extraModelKey: keys)
         let output = dir.file("options.sqlite")
         let result = try CLI.run(["train", model, "-o", output, "--quiet"])
@@ -362,12 +362,12 @@ struct CLITests {
 
     @Test("train names a model key with a bad value", arguments: [
         BadModelKey(id: "unknown tokenizer", key: #", "tokenizer": "spacy""#,
-                    message: #""tokenizer" must be one of "keyboard", "treebank", not spacy"#),
+                    message: #""tokenizer" must be one of "keyboard", "treebank", not "spacy""#),
         BadModelKey(id: "unknown normalization", key: #", "normalization": "nfd""#,
-                    message: #""normalization" must be one of "none", "nfc", "nfkc", not nfd"#),
+                    message: #""normalization" must be one of "none", "nfc", "nfkc", not "nfd""#),
         BadModelKey(id: "flag not a boolean", key: #", "number_class": "yes""#, message: #""number_class" must be true or false"#),
         BadModelKey(id: "lemma training without word classes", key: #", "lemma_training": ["tiny"]"#,
-                    message: #""lemma_training" needs "word_classes": true"#),
+                    message: #""lemma_training" needs "word_columns": true"#),
     ])
     func trainBadModelKey(_ c: BadModelKey) throws {
         let (dir, model, _) = try Self.modelFolder(sha256: Tiny.sha256["tiny.txt"]!, extraModelKey: c.key)
@@ -477,6 +477,35 @@ struct TrainAtomicityTests {
         #expect(outcomes["before", default: 0] > 0)
         #expect(try CLI.run(["train", model, "-o", output, "--quiet"]).status == 0)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".lexiforge-") || $0.hasSuffix(".lock") }
+        #expect(leftovers.isEmpty, "abandoned temporary files: \(leftovers)")
+    }
+
+    /// Every stage of a model writes into the one staging file: killed at each stage boundary
+    /// (after the wordlists, the hidden Markov tables, the n-grams, the swipe layout), the old
+    /// store is intact, byte for byte; the next run removes what the killed one left.
+    @Test("kill -9 at every stage boundary leaves the old store intact", arguments: ["wordlists", "hmm", "ngrams", "swipe qwerty"])
+    func killAtStageBoundary(_ stage: String) throws {
+        let (dir, model, _) = try CLITests.modelFolder(
+            sha256: Tiny.sha256["tiny.txt"]!,
+            extraModelKey: #", "wordlists": ["list"], "hmm_states": 2, "hmm_iterations": 2, "swipe_layouts": ["qwerty"]"#)
+        let lists = dir.url.appendingPathComponent("data/wordlists")
+        try FileManager.default.createDirectory(at: lists, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Paths.fixture("wordlist/tiny.combined"), toPath: lists.appendingPathComponent("tiny.combined").path)
+        let manifest = dir.url.appendingPathComponent("manifest.tsv")
+        let row = "list\twordlists/tiny.combined\t05de841ffce08f817bfbeef7ecf7a1a78f8e903aa3b213cb66ed53c7056f70ff\tApache-2.0\thand-made\t-\n"
+        try (try String(contentsOf: manifest, encoding: .utf8) + row).write(to: manifest, atomically: true, encoding: .utf8)
+        let output = dir.file("tiny.sqlite")
+        try Data("an older store".utf8).write(to: URL(fileURLWithPath: output))
+        let before = try Data(contentsOf: URL(fileURLWithPath: output))
+        let killed = try CLI.run(["train", model, "-o", output, "--quiet"], environment: ["LEXIFORGE_KILL_AT_STAGE": stage])
+        #expect(killed.status != 0, "the build was not killed at \(stage): \(killed.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == before, "killed after \(stage): the old store changed")
+        let complete = try CLI.run(["train", model, "-o", output, "--quiet"])
+        #expect(complete.status == 0, "\(complete.stderr)")
+        let store = try TrainedStore(path: output)
+        #expect(try store.swipeLayouts() == ["qwerty"])
+        #expect(store.meta["hmm"] != nil)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".lexiforge-") }
         #expect(leftovers.isEmpty, "abandoned temporary files: \(leftovers)")
     }
 }

@@ -23,8 +23,8 @@ struct InputBoundTests {
         let dir = try TemporaryFolder()
         let model = dir.file("m.model.json")
         try #"{"name": "m", "corpora": ["c"], "hmm_states": 100000}"#.write(toFile: model, atomically: true, encoding: .utf8)
-        let error = #expect(throws: PipelineError.self) { try ModelFile(path: model) }
-        #expect(error?.problems.contains { $0.hasPrefix("\(model): \"hmm_states\" is 100000, more than \(BaumWelchConfig.maxStates)") } == true,
+        let error = #expect(throws: PipelineError.self) { try ModelSpec.load(path: model) }
+        #expect(error?.problems.contains { $0.hasPrefix("\(model): \"hmm_states\" 100000 is out of range; use 1 to \(BaumWelchConfig.maxStates)") } == true,
                 "\(String(describing: error))")
     }
 
@@ -116,7 +116,7 @@ struct InputBoundTests {
         let error = #expect(throws: PipelineError.self) {
             try Train.run(modelPath: model, output: root.file("out.sqlite"), strict: false, progress: StageProgress(quiet: true))
         }
-        #expect(error?.description.hasPrefix("\(model): \"swipe_layouts\": ") == true, "\(String(describing: error))")
+        #expect(error?.description.hasPrefix("\(model): \"swipe_layouts\" names a layout that cannot be used: ") == true, "\(String(describing: error))")
         #expect(error?.description.contains("dvorak-nope") == true)
     }
 

@@ -97,7 +97,7 @@ struct LemmaTaggerCLITests {
         let folder = try TemporaryFolder()
         let store = folder.file("upos.sqlite")
         #expect(try CLI.run(["hmm", "--quiet", "--tagged", Paths.fixture("hmm/good.conllu"), "-o", store]).status == 0)
-        let run = try CLI.run(["tokenize", "--mode", "treebank", "--sentences", "--lemmas", "--lemma-train", Paths.fixture("text/tiny.conllu"),
+        let run = try CLI.run(["tokenize", "--tokenizer", "treebank", "--sentences", "--lemmas", "--lemma-training", Paths.fixture("text/tiny.conllu"),
                                "--tagger", store, Paths.fixture("tiny.txt")])
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n")

@@ -148,7 +148,7 @@ enum CLI {
 
     /// Runs `lexiforge arguments...` and waits for it; output is collected through files so a
     /// chatty child can never block on a full pipe.
-    static func run(_ arguments: [String]) throws -> CommandResult {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
         let binary = try #require(executable, "the lexiforge executable was not found next to the test bundle")
         let folder = try TemporaryFolder("lexiforge-cli-output")
         let outPath = folder.file("stdout"), errPath = folder.file("stderr")
@@ -159,6 +159,7 @@ enum CLI {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
