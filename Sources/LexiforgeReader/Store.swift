@@ -203,8 +203,9 @@ public final class TrainedStore: Sendable {
     ///
     /// Backs off from the longest context the store holds (up to order − 1 words) to shorter ones,
     /// filling the list in that order without repeats, and finally to the most frequent words.
-    /// Only suggestible entries (``isSuggestible(_:)``) are returned. An empty context, or a last
-    /// word the store never saw, gives the most likely sentence-starting words.
+    /// Only suggestible entries (``isSuggestible(_:)``) are returned. An empty context, or one of
+    /// unknown words only, gives the most likely sentence-starting words; known words then a last
+    /// word the store never saw give word frequency: the rule ``NgramPredictor`` follows.
     /// - Complexity: one indexed range scan per backoff level.
     public func nextWords(after context: [String], limit: Int = 3) throws -> [Suggestion] {
         let vocabulary = try vocabulary()
@@ -217,7 +218,11 @@ public final class TrainedStore: Sendable {
                     ids.removeAll()   // an unknown word cuts the context
                 }
             }
-            if ids.isEmpty && order >= 2 { ids = [StoreSchema.ReservedID.sentenceStart] }
+            // NgramPredictor's rule (`suggestionContext`): no context or only unknown words, a
+            // sentence starts; known words then an unknown last word, word frequency.
+            if ids.isEmpty && order >= 2 && !context.contains(where: { vocabulary.id(of: $0) != nil }) {
+                ids = [StoreSchema.ReservedID.sentenceStart]
+            }
             var result: [Suggestion] = []
             var seen = Set<String>()
             var k = ids.count

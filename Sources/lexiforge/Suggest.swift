@@ -6,8 +6,9 @@ struct Suggest: ParsableCommand {
         abstract: "Print the most likely next words after the text typed so far.",
         discussion: """
             Prints one suggestion per line: the word, its count after the matched context, and the \
-            order of the n-gram that matched (3 = two words of context, 2 = one, 1 = none). When \
-            the last word is unknown or the text is empty, prints the most likely starting words.
+            order of the n-gram that matched (3 = two words of context, 2 = one, 1 = none). With no \
+            text, or unknown words only, prints the most likely starting words; after known \
+            words and an unknown last word, the most frequent words (as predict does).
             Example:
               lexiforge suggest Artifacts/dorian-gray-ch1.sqlite "said Lord"
             """)
