@@ -4,6 +4,7 @@
 #   make train    release build, provision corpora, build every shipped model (Corpora/*.model.json)
 #                 into Artifacts/NAME.sqlite
 #   make test     the whole test suite (unit, end-to-end CLI, integration on ../shared/data when present)
+#   make test-quick  the edit loop: every test but those tagged slow (reported as skipped)
 #   make bench    speed, memory and size against the anchors (Presage's text2ngram and presage_simulator,
 #                 KenLM's lmplz built from PyPI's kenlm source, measured in the same run; Tally figures
 #                 from the issues); writes Artifacts/bench/report.txt
@@ -40,7 +41,7 @@ FUZZ_HARNESSES ?= corpus wordlist conllu swipe model store
 
 export SHARED_DATA
 
-.PHONY: all train test fuzz bench corpora deps bench-deps install-packages build clean
+.PHONY: all train test test-quick fuzz bench corpora deps bench-deps install-packages build clean
 
 all: train
 
@@ -78,6 +79,9 @@ train: build corpora
 test: deps
 	@python3 -c 'import kenlm' 2>/dev/null || python3 -m pip install --quiet kenlm
 	$(SWIFT) test
+
+test-quick: deps
+	LEXIFORGE_QUICK=1 $(SWIFT) test
 
 fuzz: deps
 	$(SWIFT) build -c debug --product LexiforgeFuzz --scratch-path $(FUZZ_SCRATCH) \

@@ -2,8 +2,11 @@
 //
 // Lexiforge: corpora and keyboard wordlists in, compact versioned SQLite "Trained" stores out.
 //
-// Module map (stage modules do not import each other; LexiforgePipeline wires them):
-//   LexiforgeReader       the small product front ends link: store schema + queries (GRDB and its SQLite module),
+// Module map (stage modules do not import each other; LexiforgeBuild wires them):
+//   LexiforgeFormat       the store format, dependency-free: schema text and version, constants, reserved ids,
+//                         Codable meta, plain values stored (lexicon, HMM tables, swipe layouts and features),
+//                         atomic outputs; every stage module builds on it, none on the reader or GRDB
+//   LexiforgeReader       the small product front ends link: queries over the format (GRDB and its SQLite module),
 //                         with LexiforgeText for typed text → (context, prefix) as training tokenized
 //   LexiforgeCorpus       reading corpora: files/gzip, BOM, CRLF, UTF-8 checks, Gutenberg boilerplate
 //   LexiforgeText         tokenizer and sentence splitter
@@ -13,7 +16,10 @@
 //   LexiforgeWordlist     Android "combined" wordlists: streaming parser with diagnostics, writer
 //   LexiforgeSwipe        swipe features, trace files (JSON Lines) and the synthetic-swipe generator
 //   LexiforgeStoreWriter  builds a store atomically from plain values (schema from LexiforgeReader)
-//   LexiforgePipeline     the stages wired together: ngrams, train (model files), inspect, suggest
+//   LexiforgeBuild        the stages wired together: one model spec, one build entry (ngrams, train), the
+//                         corpus-sentence reader, hmm, wordlists, learn/merge, export
+//   LexiforgeEvaluation   measuring and querying stores: perplexity, keystroke savings, tagging, lemmas,
+//                         tokenization, swipe evaluation and tuning, inspect, suggest, diff
 //   lexiforge             the thin command-line executable (the only ArgumentParser user)
 //   LexiforgeFuzz         libFuzzer harnesses for the readers (`make fuzz`; a usage stub otherwise)
 import PackageDescription
@@ -23,7 +29,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .executable(name: "lexiforge", targets: ["lexiforge"]),
-        .library(name: "LexiforgeReader", targets: ["LexiforgeReader", "LexiforgeText"]),
+        .library(name: "LexiforgeReader", targets: ["LexiforgeReader", "LexiforgeFormat", "LexiforgeText"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -40,9 +46,11 @@ let package = Package(
             path: "Sources/CLibcrypto",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
+        .target(name: "LexiforgeFormat", dependencies: ["LexiforgeText"]),
         .target(
             name: "LexiforgeReader",
             dependencies: [
+                "LexiforgeFormat",
                 // The tokenizer and sentence splitter (dependency-free), so front ends turn typed
                 // text into queries exactly as training did (`TrainedStore.typedInput`).
                 "LexiforgeText",
@@ -56,11 +64,11 @@ let package = Package(
                 "CZlib", "CLibcrypto",
             ]),
         .target(name: "LexiforgeText"),
-        .target(name: "LexiforgeNgrams", dependencies: ["LexiforgeReader"]),
-        .target(name: "LexiforgeHMM", dependencies: ["LexiforgeReader"]),
-        .target(name: "LexiforgePerceptron", dependencies: ["LexiforgeReader"]),
-        .target(name: "LexiforgeWordlist", dependencies: ["LexiforgeReader", "LexiforgeCorpus", "CZlib"]),
-        .target(name: "LexiforgeSwipe", dependencies: ["LexiforgeReader", "LexiforgeCorpus"]),
+        .target(name: "LexiforgeNgrams", dependencies: ["LexiforgeFormat"]),
+        .target(name: "LexiforgeHMM", dependencies: ["LexiforgeFormat"]),
+        .target(name: "LexiforgePerceptron", dependencies: ["LexiforgeFormat"]),
+        .target(name: "LexiforgeWordlist", dependencies: ["LexiforgeFormat", "LexiforgeCorpus", "CZlib"]),
+        .target(name: "LexiforgeSwipe", dependencies: ["LexiforgeFormat", "LexiforgeCorpus"]),
         .target(
             name: "LexiforgeStoreWriter",
             dependencies: [
@@ -69,26 +77,38 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
         .target(
-            name: "LexiforgePipeline",
+            name: "LexiforgeBuild",
             dependencies: [
                 "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
                 "LexiforgeStoreWriter", "LexiforgeHMM", "LexiforgePerceptron", "LexiforgeWordlist", "LexiforgeSwipe",
             ]),
+        .target(
+            name: "LexiforgeEvaluation",
+            dependencies: [
+                "LexiforgeBuild", "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
+                "LexiforgeStoreWriter", "LexiforgeHMM", "LexiforgePerceptron", "LexiforgeSwipe",
+            ]),
         .executableTarget(
             name: "lexiforge",
             dependencies: [
-                "LexiforgePipeline",
+                "LexiforgeBuild", "LexiforgeEvaluation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // libFuzzer harnesses (`make fuzz`); without -DLEXIFORGE_FUZZ only a usage message.
         .executableTarget(
             name: "LexiforgeFuzz",
-            dependencies: ["LexiforgeReader", "LexiforgeCorpus", "LexiforgeWordlist", "LexiforgeSwipe", "LexiforgePipeline"]),
+            dependencies: ["LexiforgeReader", "LexiforgeCorpus", "LexiforgeWordlist", "LexiforgeSwipe", "LexiforgeBuild"]),
+        // Test helpers shared by the test targets: paths and fixtures, temporary folders, running
+        // the CLI, model folders, the `slow` tag and trait.
+        .target(
+            name: "LexiforgeTestSupport",
+            dependencies: ["LexiforgeCorpus", "LexiforgeReader"],
+            path: "Tests/LexiforgeTestSupport"),
         .testTarget(
             name: "LexiforgeTests",
             dependencies: [
-                "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
-                "LexiforgeStoreWriter", "LexiforgePipeline", "LexiforgeHMM", "LexiforgePerceptron", "LexiforgeWordlist", "LexiforgeSwipe",
+                "LexiforgeTestSupport", "LexiforgeFormat", "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
+                "LexiforgeStoreWriter", "LexiforgeBuild", "LexiforgeEvaluation", "LexiforgeHMM", "LexiforgePerceptron", "LexiforgeWordlist", "LexiforgeSwipe",
             ],
             exclude: ["Fixtures"]),
     ],

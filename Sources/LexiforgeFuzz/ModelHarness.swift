@@ -1,6 +1,7 @@
 #if LEXIFORGE_FUZZ
 import Foundation
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 
 /// (5) Model files (`*.model.json`).
 func fuzzModelFile(_ data: Data) {

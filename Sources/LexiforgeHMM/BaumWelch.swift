@@ -1,5 +1,5 @@
 import Foundation
-import LexiforgeReader
+import LexiforgeFormat
 
 /// What Baum-Welch training does; every field says why it exists.
 public struct BaumWelchConfig: Sendable, Equatable {

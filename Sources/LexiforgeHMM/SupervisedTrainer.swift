@@ -1,5 +1,5 @@
 import Foundation
-import LexiforgeReader
+import LexiforgeFormat
 
 /// What the supervised trainer estimates and how; every field says why it exists.
 public struct SupervisedHMMConfig: Sendable, Equatable {

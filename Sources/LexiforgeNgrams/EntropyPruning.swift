@@ -1,5 +1,5 @@
 import Foundation
-import LexiforgeReader
+import LexiforgeFormat
 
 /// Relative-entropy pruning of a back-off model (Stolcke 1998, "Entropy-based pruning of backoff
 /// language models"), the `--prune THRESHOLD` of `lexiforge ngrams`.

@@ -1,5 +1,5 @@
 import Foundation
-import LexiforgeReader
+import LexiforgeFormat
 
 /// Suffix rules learnt from a vocabulary, so that completions can offer forms of known words the
 /// corpus never showed (``StoreSchema/formRuleCreationStatements``).

@@ -1,5 +1,5 @@
 import Foundation
-import LexiforgeReader
+import LexiforgeFormat
 
 /// What decides the probabilities ``KneserNey/estimate(_:options:)`` gives.
 public struct EstimationOptions: Sendable, Equatable {

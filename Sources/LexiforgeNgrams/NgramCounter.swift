@@ -1,4 +1,4 @@
-import LexiforgeReader
+import LexiforgeFormat
 
 /// The n-gram tallies of a corpus, with final ids: a plain value the store writer takes.
 ///

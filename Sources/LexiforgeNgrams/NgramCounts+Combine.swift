@@ -1,4 +1,4 @@
-import LexiforgeReader
+import LexiforgeFormat
 
 /// Merging count sets and shrinking the vocabulary: the operations behind `lexiforge merge`,
 /// `lexiforge learn` and `--vocab-size`.

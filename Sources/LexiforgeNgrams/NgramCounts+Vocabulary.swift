@@ -1,4 +1,4 @@
-import LexiforgeReader
+import LexiforgeFormat
 
 extension NgramCounts {
     /// Counts of a vocabulary without n-grams (a wordlist-only store): no tokens, no tables.

@@ -1,5 +1,5 @@
 import Foundation
-import LexiforgeReader
+import LexiforgeFormat
 
 /// A hard clustering of the vocabulary into K classes, learnt from bigram counts by the exchange
 /// algorithm (Kneser & Ney 1993; Martin, Liermann & Ney 1998): the class-bigram likelihood

@@ -1,4 +1,4 @@
-import LexiforgeReader
+import LexiforgeFormat
 
 /// The hashed keys a word contributes to the features of itself and its neighbours: its form,
 /// its normalized lowercase (digits → 0), suffixes and prefixes of that, and its shape.

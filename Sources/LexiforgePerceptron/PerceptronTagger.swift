@@ -1,5 +1,5 @@
 import Foundation
-import LexiforgeReader
+import LexiforgeFormat
 
 /// A greedy left-to-right averaged-perceptron part-of-speech tagger (Collins 2002; the design of
 /// Honnibal's "A good part-of-speech tagger in about 200 lines of Python"), trained by

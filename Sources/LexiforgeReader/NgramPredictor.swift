@@ -91,7 +91,7 @@ public final class NgramPredictor: Sendable {
         ids.reserveCapacity(words.count)
         for (i, w) in words.enumerated() { ids[w] = Int32(i) }
         self.ids = ids
-        // Byte order as the store's `wordOrder` holds it (read with the vocabulary), not sorted again.
+        // Byte order as the store's `word_order` holds it (read with the vocabulary), not sorted again.
         let alphabetical = vocabulary.alphabetical
         self.alphabetical = alphabetical
         sortedBytes = alphabetical.map { Array(words[Int($0)].utf8) }
@@ -179,10 +179,7 @@ public final class NgramPredictor: Sendable {
 
     /// λ of the class model, from the `language_model` meta row (`cluster_weight`).
     public static func clusterWeight(_ meta: [String: String]) -> Double {
-        guard let json = meta[StoreSchema.MetaKey.languageModel],
-              let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
-              let weight = object["cluster_weight"] as? Double else { return 0 }
-        return weight
+        LanguageModelRecord.read(meta)?.clusterWeight ?? 0
     }
 
     /// The ids of a typed context: the words after the last unknown one.

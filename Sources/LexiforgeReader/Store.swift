@@ -135,7 +135,7 @@ public final class TrainedStore: Sendable {
             throw StoreError.badMeta(path, key: StoreSchema.MetaKey.order, value: orderText, expected: Self.orderExpectation)
         }
         self.order = order
-        let required = ["wordBlock", "wordOrder", "wordCount"] + (order >= 2 ? (2...order).map(StoreSchema.ngramTable(order:)) : [])
+        let required = ["word_block", "word_order", "word_count"] + (order >= 2 ? (2...order).map(StoreSchema.ngramTable(order:)) : [])
         if let absent = required.first(where: { !tables.contains($0) }) {
             throw StoreError.damaged(path, "table `\(absent)` is missing (`meta.order` is \(order))")
         }
@@ -169,12 +169,12 @@ public final class TrainedStore: Sendable {
 
     /// Whether the store's tokens were lowercased at build time (so queries should be too).
     public var isLowercased: Bool {
-        meta[StoreSchema.MetaKey.textOptions]?.contains("\"lowercase\":true") ?? false
+        TextOptionsRecord.read(meta)?.lowercase ?? false
     }
 
     /// Whether punctuation tokens were counted at build time (so query contexts should keep them).
     public var keepsPunctuation: Bool {
-        meta[StoreSchema.MetaKey.textOptions]?.contains("\"keep_punctuation\":true") ?? false
+        TextOptionsRecord.read(meta)?.keepPunctuation ?? false
     }
 
     /// The id of `word`, or nil when the store never saw it.

@@ -15,7 +15,7 @@ extension StoreSchema {
 /// Checks: `PRAGMA integrity_check`; the application id and schema version; meta `order` known
 /// (1…``StoreSchema/maxOrder``) and the n-gram tables present exactly up to it; meta counts
 /// (`tokens`, `sentences`, `vocabulary`) whole numbers; the vocabulary tables readable; word
-/// ids in every n-gram table (and `word_class`, `swipeFeature`) inside the vocabulary; counts
+/// ids in every n-gram table (and `word_class`, `swipe_feature`) inside the vocabulary; counts
 /// whole and non-negative; every swipe layout readable and its features' keys inside it.
 /// Every value is checked in SQL (`typeof`, ranges) before Swift reads it, so a damaged file
 /// gives a list of problems, never a trap.
@@ -114,26 +114,26 @@ public enum StoreVerifier {
 
         // The vocabulary, checked in SQL before it is read.
         var vocabularySize: Int?
-        let wordTables = ["wordBlock", "wordOrder", "wordCount"]
+        let wordTables = ["word_block", "word_order", "word_count"]
         let missingWordTables = wordTables.filter { !tables.contains($0) }
         if !missingWordTables.isEmpty {
             problem("no \(missingWordTables.joined(separator: ", ")) table(s): the vocabulary is missing")
         } else {
             var readable = true
             let checks: [(String, String)] = [
-                ("SELECT count(*) FROM wordBlock WHERE typeof(block) != 'integer' OR typeof(words) != 'text'", "wordBlock rows that are not (integer, text)"),
-                ("SELECT count(*) FROM wordOrder WHERE typeof(ids) != 'blob'", "wordOrder rows without an id list"),
-                ("SELECT count(*) FROM wordCount WHERE typeof(id) != 'integer' OR typeof(count) != 'integer'", "wordCount rows whose id or count is not an integer"),
+                ("SELECT count(*) FROM word_block WHERE typeof(block) != 'integer' OR typeof(words) != 'text'", "word_block rows that are not (integer, text)"),
+                ("SELECT count(*) FROM word_order WHERE typeof(ids) != 'blob'", "word_order rows without an id list"),
+                ("SELECT count(*) FROM word_count WHERE typeof(id) != 'integer' OR typeof(count) != 'integer'", "word_count rows whose id or count is not an integer"),
             ]
             for (sql, what) in checks {
                 let bad = try count(db, sql)
                 if bad > 0 { problem("\(bad) \(what)"); readable = false }
             }
-            let negative = try count(db, "SELECT count(*) FROM wordCount WHERE count < 0")
+            let negative = try count(db, "SELECT count(*) FROM word_count WHERE count < 0")
             if negative > 0 { problem("\(negative) word count(s) below 0") }
-            if try db.columns(in: "wordCount").contains(where: { $0.name == "logprob" }) {
-                let out = try count(db, "SELECT count(*) FROM wordCount WHERE typeof(logprob) != 'integer' OR typeof(backoff) != 'integer' OR logprob NOT BETWEEN -2147483648 AND 2147483647 OR backoff NOT BETWEEN -2147483648 AND 2147483647")
-                if out > 0 { problem("\(out) wordCount row(s) whose logprob or backoff is not a 32-bit integer"); readable = false }
+            if try db.columns(in: "word_count").contains(where: { $0.name == "logprob" }) {
+                let out = try count(db, "SELECT count(*) FROM word_count WHERE typeof(logprob) != 'integer' OR typeof(backoff) != 'integer' OR logprob NOT BETWEEN -2147483648 AND 2147483647 OR backoff NOT BETWEEN -2147483648 AND 2147483647")
+                if out > 0 { problem("\(out) word_count row(s) whose logprob or backoff is not a 32-bit integer"); readable = false }
             }
             if readable {
                 do {
@@ -167,29 +167,29 @@ public enum StoreVerifier {
         }
 
         // Swipe features: keys inside their layout, words inside the vocabulary.
-        if tables.contains("swipeLayout") && tables.contains("swipeFeature") {
-            let layouts = try Row.fetchAll(db, sql: "SELECT id, name, definition FROM swipeLayout WHERE typeof(id) = 'integer' AND typeof(name) = 'text' AND typeof(definition) = 'text'")
-            let odd = try count(db, "SELECT count(*) FROM swipeLayout WHERE typeof(id) != 'integer' OR typeof(name) != 'text' OR typeof(definition) != 'text'")
-            if odd > 0 { problem("swipeLayout: \(odd) row(s) that are not (integer, text, …, text)") }
+        if tables.contains("swipe_layout") && tables.contains("swipe_feature") {
+            let layouts = try Row.fetchAll(db, sql: "SELECT id, name, definition FROM swipe_layout WHERE typeof(id) = 'integer' AND typeof(name) = 'text' AND typeof(definition) = 'text'")
+            let odd = try count(db, "SELECT count(*) FROM swipe_layout WHERE typeof(id) != 'integer' OR typeof(name) != 'text' OR typeof(definition) != 'text'")
+            if odd > 0 { problem("swipe_layout: \(odd) row(s) that are not (integer, text, …, text)") }
             var ids: [Int64] = []
             for row in layouts {
                 let id: Int64 = Int64.fromDatabaseValue(row[0] as DatabaseValue) ?? -1
                 let name = String.fromDatabaseValue(row[1] as DatabaseValue) ?? "?"
                 let definition = String.fromDatabaseValue(row[2] as DatabaseValue) ?? ""
                 ids.append(id)
-                guard let layout = try? SwipeLayout.fromJSON(Data(definition.utf8), source: "swipeLayout \(name)") else {
-                    problem("swipeLayout \(name): its definition is not a readable layout")
+                guard let layout = try? SwipeLayout.fromJSON(Data(definition.utf8), source: "swipe_layout \(name)") else {
+                    problem("swipe_layout \(name): its definition is not a readable layout")
                     continue
                 }
                 let keys = layout.keys.count
-                let bad = try count(db, "SELECT count(*) FROM swipeFeature WHERE layoutId = \(id) AND (typeof(firstKey) != 'integer' OR typeof(lastKey) != 'integer' OR firstKey NOT BETWEEN 0 AND \(keys - 1) OR lastKey NOT BETWEEN 0 AND \(keys - 1))")
-                if bad > 0 { problem("swipeFeature: \(bad) row(s) of layout \(name) with a key outside its \(keys) keys") }
+                let bad = try count(db, "SELECT count(*) FROM swipe_feature WHERE layout_id = \(id) AND (typeof(first_key) != 'integer' OR typeof(last_key) != 'integer' OR first_key NOT BETWEEN 0 AND \(keys - 1) OR last_key NOT BETWEEN 0 AND \(keys - 1))")
+                if bad > 0 { problem("swipe_feature: \(bad) row(s) of layout \(name) with a key outside its \(keys) keys") }
             }
-            let orphans = try count(db, "SELECT count(*) FROM swipeFeature WHERE layoutId NOT IN (SELECT id FROM swipeLayout)")
-            if orphans > 0 { problem("swipeFeature: \(orphans) row(s) of no layout") }
+            let orphans = try count(db, "SELECT count(*) FROM swipe_feature WHERE layout_id NOT IN (SELECT id FROM swipe_layout)")
+            if orphans > 0 { problem("swipe_feature: \(orphans) row(s) of no layout") }
             if let size = vocabularySize {
-                let bad = try count(db, "SELECT count(*) FROM swipeFeature WHERE typeof(wordId) != 'integer' OR wordId NOT BETWEEN 0 AND \(size - 1)")
-                if bad > 0 { problem("swipeFeature: \(bad) row(s) with a word id outside the vocabulary of \(size) words") }
+                let bad = try count(db, "SELECT count(*) FROM swipe_feature WHERE typeof(word_id) != 'integer' OR word_id NOT BETWEEN 0 AND \(size - 1)")
+                if bad > 0 { problem("swipe_feature: \(bad) row(s) with a word id outside the vocabulary of \(size) words") }
             }
         }
 

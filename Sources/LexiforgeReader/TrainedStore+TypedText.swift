@@ -17,11 +17,10 @@ public struct TypedInput: Sendable, Equatable {
 
 extension TrainedStore {
     /// How the store's training text was tokenized: every option its provenance records (tokenizer
-    /// mode, lowercase, normalization, straight quotes, number class, punctuation); a store
-    /// without the record falls back to its lowercase and punctuation flags.
+    /// mode, lowercase, normalization, straight quotes, number class, punctuation); defaults for
+    /// what it does not record.
     public var textOptions: TextOptions {
-        meta[StoreSchema.MetaKey.textOptions].flatMap { TextOptions(provenance: $0) }
-            ?? TextOptions(lowercase: isLowercased, keepPunctuation: keepsPunctuation)
+        (TextOptionsRecord.read(meta) ?? TextOptionsRecord()).textOptions
     }
 
     /// Splits typed text into context and prefix the way training split and tokenized sentences,

@@ -10,8 +10,8 @@ import LexiforgeReader
 /// Writes a ``Lexicon`` into the `lexicon*` tables (layout: ``StoreSchema/lexiconCreationStatements()``).
 ///
 /// In: the lexicon and the store's `word` list (ids = positions), inside the writer's transaction.
-/// Out: the frequency runs, a `lexiconDetail` row per uncommon entry, the side tables, the folded keys of words that
-/// need one, and the derived `lexiconPrefix` top lists. Raw prepared statements with integer binds:
+/// Out: the frequency runs, a `lexicon_detail` row per uncommon entry, the side tables, the folded keys of words that
+/// need one, and the derived `lexicon_prefix` top lists. Raw prepared statements with integer binds:
 /// 160,000 entries take a fraction of a second.
 enum LexiconRows {
     static func insert(_ lexicon: Lexicon, words: [String], wordClasses: Bool, db: Database) throws {
@@ -42,13 +42,13 @@ enum LexiconRows {
         }
         let order = ids.indices.sorted { ids[$0] < ids[$1] }
 
-        let scale = try RawStatement(db, "INSERT INTO lexiconScale(frequency, probability) VALUES (?, ?)")
+        let scale = try RawStatement(db, "INSERT INTO lexicon_scale(frequency, probability) VALUES (?, ?)")
         for f in CombinedRange.frequencies {
             scale.int(1, Int64(f)); scale.double(2, LexiconEntry.probability(ofFrequency: f))
             try scale.step()
         }
         for (list, header) in lexicon.headers.enumerated() {
-            let statement = try RawStatement(db, "INSERT INTO lexiconHeader(list, position, key, value) VALUES (?, ?, ?, ?)")
+            let statement = try RawStatement(db, "INSERT INTO lexicon_header(list, position, key, value) VALUES (?, ?, ?, ?)")
             for (position, attribute) in header.enumerated() {
                 statement.int(1, Int64(list)); statement.int(2, Int64(position))
                 statement.text(3, attribute.key); statement.text(4, attribute.value)
@@ -59,17 +59,17 @@ enum LexiconRows {
         // Frequencies as runs over ids (NULL: no entry), then the uncommon entries' details.
         var frequencyOf = [Int?](repeating: nil, count: words.count)
         for (index, id) in ids.enumerated() { frequencyOf[Int(id)] = lexicon.entries[index].frequency }
-        let run = try RawStatement(db, "INSERT INTO lexiconFrequency(firstId, frequency) VALUES (?, ?)")
+        let run = try RawStatement(db, "INSERT INTO lexicon_frequency(first_id, frequency) VALUES (?, ?)")
         for id in frequencyOf.indices where id == 0 || frequencyOf[id] != frequencyOf[id - 1] {
             run.int(1, Int64(id))
             if let f = frequencyOf[id] { run.int(2, Int64(f)) } else { run.null(2) }
             try run.step()
         }
-        let main = try RawStatement(db, "INSERT INTO lexiconDetail(wordId, originalFrequency, flags, attributes) VALUES (?, ?, ?, ?)")
-        let key = try RawStatement(db, "INSERT INTO lexiconKey(wordId, position, key, value) VALUES (?, ?, ?, ?)")
-        let shortcut = try RawStatement(db, "INSERT INTO lexiconShortcut(wordId, position, target, frequency, extra) VALUES (?, ?, ?, ?, ?)")
-        let bigram = try RawStatement(db, "INSERT INTO lexiconBigram(wordId, position, nextWordId, frequency, extra) VALUES (?, ?, ?, ?, ?)")
-        let childLine = try RawStatement(db, "INSERT INTO lexiconChildLine(wordId, position, line) VALUES (?, ?, ?)")
+        let main = try RawStatement(db, "INSERT INTO lexicon_detail(word_id, original_frequency, flags, attributes) VALUES (?, ?, ?, ?)")
+        let key = try RawStatement(db, "INSERT INTO lexicon_key(word_id, position, key, value) VALUES (?, ?, ?, ?)")
+        let shortcut = try RawStatement(db, "INSERT INTO lexicon_shortcut(word_id, position, target, frequency, extra) VALUES (?, ?, ?, ?, ?)")
+        let bigram = try RawStatement(db, "INSERT INTO lexicon_bigram(word_id, position, next_word_id, frequency, extra) VALUES (?, ?, ?, ?, ?)")
+        let childLine = try RawStatement(db, "INSERT INTO lexicon_child_line(word_id, position, line) VALUES (?, ?, ?)")
         for index in order {
             let entry = lexicon.entries[index]
             let id = ids[index]
@@ -110,12 +110,12 @@ enum LexiconRows {
 
         // Folded keys and the top completions of hot prefixes.
         let index = PrefixIndex(entries: lexicon.entries, ids: ids)
-        let folded = try RawStatement(db, "INSERT INTO lexiconFolded(key, wordId) VALUES (?, ?)")
+        let folded = try RawStatement(db, "INSERT INTO lexicon_folded(key, word_id) VALUES (?, ?)")
         for (keyText, id) in index.foldedRows {
             folded.text(1, keyText); folded.int(2, id)
             try folded.step()
         }
-        let prefix = try RawStatement(db, "INSERT INTO lexiconPrefix(prefix, rank, wordId) VALUES (?, ?, ?)")
+        let prefix = try RawStatement(db, "INSERT INTO lexicon_prefix(prefix, rank, word_id) VALUES (?, ?, ?)")
         for (prefixText, top) in index.topLists {
             for (rank, id) in top.enumerated() {
                 prefix.text(1, prefixText); prefix.int(2, Int64(rank)); prefix.int(3, id)

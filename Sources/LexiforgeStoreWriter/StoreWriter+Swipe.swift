@@ -26,7 +26,7 @@ extension StoreWriter {
     ///
     /// In: the store and `features`, called once per lexicon word (every `word` row from
     /// ``StoreSchema/ReservedID/firstWord`` on when the store has no lexicon), returning nil for a
-    /// word with no key path. Out: `swipeLayout` and `swipeFeature` rows
+    /// word with no key path. Out: `swipe_layout` and `swipe_feature` rows
     /// (``StoreSchema/swipeCreationStatements()``).
     public static func addSwipeFeatures(
         storePath: String, layout: SwipeLayout, features: @escaping ([String]) -> [SwipeFeatures?]
@@ -45,22 +45,22 @@ extension StoreWriter {
         // Rows go in primary-key order, so SQLite appends to the b-tree; the repack that follows
         // still saves about an eighth (4.38 MB instead of 3.86 for en_US).
         try build(file, pageSize: 0, copying: storePath) { db in
-            if try !db.tableExists("swipeLayout") {
+            if try !db.tableExists("swipe_layout") {
                 for sql in StoreSchema.swipeCreationStatements() { try db.execute(sql: sql) }
             }
             for sql in StoreSchema.swipeIndexStatements {
                 try db.execute(sql: "DROP INDEX IF EXISTS " + sql.split(separator: " ")[2])
             }
-            if let old = try Int64.fetchOne(db, sql: "SELECT id FROM swipeLayout WHERE name = ?", arguments: [layout.name]) {
-                try db.execute(sql: "DELETE FROM swipeFeature WHERE layoutId = ?", arguments: [old])
-                try db.execute(sql: "DELETE FROM swipeLayout WHERE id = ?", arguments: [old])
+            if let old = try Int64.fetchOne(db, sql: "SELECT id FROM swipe_layout WHERE name = ?", arguments: [layout.name]) {
+                try db.execute(sql: "DELETE FROM swipe_feature WHERE layout_id = ?", arguments: [old])
+                try db.execute(sql: "DELETE FROM swipe_layout WHERE id = ?", arguments: [old])
             }
-            let layoutID = (try Int64.fetchOne(db, sql: "SELECT coalesce(max(id) + 1, 0) FROM swipeLayout")) ?? 0
+            let layoutID = (try Int64.fetchOne(db, sql: "SELECT coalesce(max(id) + 1, 0) FROM swipe_layout")) ?? 0
             // The lexicon's words (those with a frequency) when the store has one, else every word.
             let vocabulary = try WordRows.read(db)
-            let runs = try db.tableExists("lexiconFrequency") ? try LexiconFrequencyRuns(db) : nil
+            let runs = try db.tableExists("lexicon_frequency") ? try LexiconFrequencyRuns(db) : nil
             func inLexicon(_ id: Int64) -> Bool { runs.map { $0.frequency(of: id) != nil } ?? true }
-            try db.execute(sql: "INSERT INTO swipeLayout(id, name, rowHeightRatio, definition, words) VALUES (?, ?, ?, ?, 0)",
+            try db.execute(sql: "INSERT INTO swipe_layout(id, name, row_height_ratio, definition, words) VALUES (?, ?, ?, ?, 0)",
                            arguments: [layoutID, layout.name, layout.rowHeightRatio, layout.jsonDefinition()])
             var ids: [Int64] = [], texts: [String] = []
             for id in Int64(StoreSchema.ReservedID.firstWord)..<Int64(vocabulary.texts.count) where inLexicon(id) {
@@ -70,7 +70,7 @@ extension StoreWriter {
             let computed = features(texts)
             report.computeSeconds = Date().timeIntervalSince(computeStarted)
             let insert = try RawStatement(db, """
-                INSERT INTO swipeFeature(layoutId, firstKey, lastKey, length, wordId, startAngle, secondDistance, path)
+                INSERT INTO swipe_feature(layout_id, first_key, last_key, length, word_id, start_angle, second_distance, path)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             var rows: [(Int64, SwipeFeatures)] = []
@@ -91,7 +91,7 @@ extension StoreWriter {
                 try insert.step()
                 report.words += 1
             }
-            try db.execute(sql: "UPDATE swipeLayout SET words = ? WHERE id = ?", arguments: [report.words, layoutID])
+            try db.execute(sql: "UPDATE swipe_layout SET words = ? WHERE id = ?", arguments: [report.words, layoutID])
             for sql in StoreSchema.swipeIndexStatements { try db.execute(sql: sql) }
         }
         report.bytesAfter = (try? FileManager.default.attributesOfItem(atPath: storePath)[.size] as? Int) ?? 0

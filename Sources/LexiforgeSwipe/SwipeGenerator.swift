@@ -1,5 +1,5 @@
 import Foundation
-import LexiforgeReader
+import LexiforgeFormat
 
 /// Synthetic swipes: realistic noisy swipes of a word's key path, seeded.
 ///

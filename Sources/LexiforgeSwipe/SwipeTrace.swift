@@ -1,6 +1,6 @@
 import Foundation
 import LexiforgeCorpus
-import LexiforgeReader
+import LexiforgeFormat
 
 /// One swipe from a trace file, mapped into layout units.
 ///

@@ -27,11 +27,6 @@ public struct TextOptions: Sendable, Equatable, Codable {
         self.straightQuotes = straightQuotes
         self.numberClass = numberClass
     }
-
-    /// Provenance: the options as a JSON object's members (no braces), in a fixed order.
-    public var jsonMembers: String {
-        "\"lowercase\":\(lowercase),\"keep_punctuation\":\(keepPunctuation),\"tokenizer\":\"\(mode.rawValue)\",\"normalization\":\"\(normalization.rawValue)\",\"straight_quotes\":\(straightQuotes),\"number_class\":\(numberClass)"
-    }
 }
 
 /// A sentence, borrowed: valid only inside the callback that receives it.

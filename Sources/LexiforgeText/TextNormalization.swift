@@ -15,25 +15,6 @@ public enum UnicodeNormalization: String, Sendable, CaseIterable, Codable {
 public let numberClassToken = "<num>"
 
 extension TextOptions {
-    /// The options a store recorded in `meta.text_options` (``jsonMembers`` inside an object,
-    /// other members ignored), so queries are tokenized exactly as the store's training text
-    /// was. Keys a store does not record keep their defaults (stores built before the option).
-    ///
-    /// ```swift
-    /// TextOptions(provenance: #"{"lowercase":true,"normalization":"nfc"}"#)?.normalization  // .nfc
-    /// ```
-    /// Returns nil when `json` is not a JSON object.
-    public init?(provenance json: String) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return nil }
-        self.init()
-        lowercase = object["lowercase"] as? Bool ?? false
-        keepPunctuation = object["keep_punctuation"] as? Bool ?? false
-        mode = (object["tokenizer"] as? String).flatMap(TokenizerMode.init(rawValue:)) ?? .keyboard
-        normalization = (object["normalization"] as? String).flatMap(UnicodeNormalization.init(rawValue:)) ?? .none
-        straightQuotes = object["straight_quotes"] as? Bool ?? false
-        numberClass = object["number_class"] as? Bool ?? false
-    }
-
     /// Whether any option changes a token's bytes beyond ASCII lowercasing.
     var rewritesTokens: Bool { normalization != .none || straightQuotes || numberClass }
 

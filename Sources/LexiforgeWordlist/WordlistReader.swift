@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import LexiforgeCorpus
-import LexiforgeReader
+import LexiforgeFormat
 
 /// What reading one wordlist file found out about it (for provenance and statistics).
 public struct WordlistFileSummary: Sendable, Equatable {

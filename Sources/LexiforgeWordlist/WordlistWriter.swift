@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CZlib
-import LexiforgeReader
+import LexiforgeFormat
 
 /// Why a wordlist could not be written.
 public enum WordlistWriteError: Error, Sendable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import ArgumentParser
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 
 /// Hidden: the query-latency benchmark of `make bench` (Tests/Bench/bench.sh).
 struct BenchQueries: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 import LexiforgeReader
 
 struct EvalLemma: ParsableCommand {

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import LexiforgeCorpus
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 import LexiforgeReader
 
 /// `lexiforge eval tag`: tagging accuracy of a tagger store on gold files.

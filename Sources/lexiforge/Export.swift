@@ -1,5 +1,6 @@
 import ArgumentParser
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,7 +21,7 @@ struct Export: ParsableCommand {
         @Option(name: .shortAndLong, help: "The ARPA file to write.") var output: String
 
         func run() throws {
-            try runReportingErrors { try LexiforgePipeline.Export.arpa(store: store, output: output) }
+            try runReportingErrors { try LexiforgeBuild.Export.arpa(store: store, output: output) }
         }
     }
 
@@ -39,7 +40,7 @@ struct Export: ParsableCommand {
 
         func run() throws {
             try runReportingErrors {
-                let rows = try LexiforgePipeline.Export.presage(store: store, output: output)
+                let rows = try LexiforgeBuild.Export.presage(store: store, output: output)
                 StageProgress(quiet: false).say("\(output): " + rows.enumerated().map { "_\($0.offset + 1)_gram \($0.element) rows" }.joined(separator: ", "))
             }
         }

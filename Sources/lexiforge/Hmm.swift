@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import LexiforgeCorpus
 import LexiforgeHMM
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 
 struct Hmm: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 
 struct Learn: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,7 +23,7 @@ struct Learn: ParsableCommand {
     func run() throws {
         try runReportingErrors {
             let progress = StageProgress(quiet: build.quiet)
-            let report = try LexiforgePipeline.Learn.run(store: store, files: text, sentences: sentences, progress: progress)
+            let report = try LexiforgeBuild.Learn.run(store: store, files: text, sentences: sentences, progress: progress)
             printStatistics(report, output: store, progress: progress)
             printMeasure(progress, build.measure)
         }

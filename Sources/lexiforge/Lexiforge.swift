@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 
 /// The command tree. Each subcommand parses, validates, builds a config, calls one library entry
 /// point and maps the outcome to an exit code: 0 success, 64 bad usage (ArgumentParser's

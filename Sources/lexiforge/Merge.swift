@@ -1,5 +1,6 @@
 import ArgumentParser
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 
 struct Merge: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,7 +20,7 @@ struct Merge: ParsableCommand {
     func run() throws {
         try runReportingErrors {
             let progress = StageProgress(quiet: build.quiet)
-            let report = try LexiforgePipeline.Merge.run(first, second, output: output, progress: progress)
+            let report = try LexiforgeBuild.Merge.run(first, second, output: output, progress: progress)
             printStatistics(report, output: output, progress: progress)
             printMeasure(progress, build.measure)
         }

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import LexiforgeNgrams
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 import LexiforgeReader
 import LexiforgeText
 

@@ -1,5 +1,6 @@
 import ArgumentParser
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 
 struct Suggest: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -28,7 +29,7 @@ struct Suggest: ParsableCommand {
 
     func run() throws {
         try runReportingErrors {
-            for s in try LexiforgePipeline.Suggest.run(storePath: store, text: text, limit: count) {
+            for s in try LexiforgeEvaluation.Suggest.run(storePath: store, text: text, limit: count) {
                 print("\(s.word)\t\(s.count)\t\(s.order)")
             }
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 import LexiforgeText
 
 /// Text options shared by the commands that tokenize (recorded in a store's provenance).

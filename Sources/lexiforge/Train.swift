@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 
 struct Train: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -28,7 +29,7 @@ struct Train: ParsableCommand {
                 ModelBuild.stageBoundaryHook = { if $0 == stage { kill(getpid(), SIGKILL) } }
             }
             let progress = StageProgress(quiet: build.quiet)
-            let report = try LexiforgePipeline.Train.run(modelPath: model, output: output, strict: build.strict, progress: progress)
+            let report = try LexiforgeBuild.Train.run(modelPath: model, output: output, strict: build.strict, progress: progress)
             printStatistics(report, output: output, progress: progress)
             printMeasure(progress, build.measure)
         }

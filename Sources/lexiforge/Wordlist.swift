@@ -1,5 +1,6 @@
 import ArgumentParser
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 
 struct Wordlist: ParsableCommand {
     static let configuration = CommandConfiguration(

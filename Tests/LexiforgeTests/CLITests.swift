@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LexiforgeReader
+import LexiforgeTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -212,7 +213,7 @@ struct CLITests {
         #expect(inspect.status == 0, "stderr: \(inspect.stderr)")
         let lines = inspect.stdoutLines
         #expect(lines.contains("schema version: \(StoreSchema.version)"))
-        for table in ["meta", "wordBlock", "wordOrder", "wordCount", "bigram", "trigram"] {
+        for table in ["meta", "word_block", "word_order", "word_count", "bigram", "trigram"] {
             #expect(lines.contains { $0.hasPrefix("  \(table) ") }, "\(table)")
         }
         #expect(lines.contains("top words:"))
@@ -246,24 +247,10 @@ struct CLITests {
 
     /// A model folder as `train` expects it: model file, manifest.tsv, data/corpora/tiny.txt.
     static func modelFolder(sha256: String, extraModelKey: String = "") throws -> (TemporaryFolder, model: String, corpus: String) {
-        let dir = try TemporaryFolder()
-        let corpora = dir.url.appendingPathComponent("data/corpora")
-        try FileManager.default.createDirectory(at: corpora, withIntermediateDirectories: true)
-        let corpus = corpora.appendingPathComponent("tiny.txt").path
-        try FileManager.default.copyItem(atPath: Paths.fixture("tiny.txt"), toPath: corpus)
-        let manifest = """
-            # test manifest
-            name\tfile\tsha256\tlicense\tsource\turl
-            tiny\tcorpora/tiny.txt\t\(sha256)\tPublic domain\thand-made\thttps://example.invalid/tiny.txt
-
-            """
-        try Data(manifest.utf8).write(to: dir.url.appendingPathComponent("manifest.tsv"))
-        let model = dir.file("tiny.model.json")
-        let json = """
-            {"name": "tiny", "description": "test model", "corpora": ["tiny"], "order": 2, "lowercase": true\(extraModelKey)}
-            """
-        try Data(json.utf8).write(to: URL(fileURLWithPath: model))
-        return (dir, model, corpus)
+        let folder = try ModelFolder([.init("tiny", fixture: "tiny.txt", file: "corpora/tiny.txt", sha256: sha256)],
+                                     model: #"{"name": "tiny", "description": "test model", "corpora": ["tiny"], "order": 2, "lowercase": true"# + extraModelKey + "}",
+                                     modelName: "tiny.model.json")
+        return (folder.dir, folder.model, folder.data("corpora/tiny.txt"))
     }
 
     @Test("train builds the store a model file describes")
@@ -443,7 +430,7 @@ struct TrainAtomicityTests {
     /// `train` with `swipe_layouts` writes n-grams and swipe features into one staging file and
     /// renames it once: killed at any point, the output is the old store or a complete new one
     /// (never one without its swipe tables).
-    @Test("kill -9 during train with swipe layouts: the old store or a complete new one")
+    @Test("kill -9 during train with swipe layouts: the old store or a complete new one", .tags(.slow), .slow)
     func killNine() throws {
         let (dir, model, _) = try CLITests.modelFolder(sha256: Tiny.sha256["tiny.txt"]!, extraModelKey: ", \"swipe_layouts\": [\"qwerty\"]")
         let output = dir.file("tiny.sqlite")
@@ -483,17 +470,12 @@ struct TrainAtomicityTests {
     /// Every stage of a model writes into the one staging file: killed at each stage boundary
     /// (after the wordlists, the hidden Markov tables, the n-grams, the swipe layout), the old
     /// store is intact, byte for byte; the next run removes what the killed one left.
-    @Test("kill -9 at every stage boundary leaves the old store intact", arguments: ["wordlists", "hmm", "ngrams", "swipe qwerty"])
+    @Test("kill -9 at every stage boundary leaves the old store intact", .tags(.slow), .slow, arguments: ["wordlists", "hmm", "ngrams", "swipe qwerty"])
     func killAtStageBoundary(_ stage: String) throws {
-        let (dir, model, _) = try CLITests.modelFolder(
-            sha256: Tiny.sha256["tiny.txt"]!,
-            extraModelKey: #", "wordlists": ["list"], "hmm_states": 2, "hmm_iterations": 2, "swipe_layouts": ["qwerty"]"#)
-        let lists = dir.url.appendingPathComponent("data/wordlists")
-        try FileManager.default.createDirectory(at: lists, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Paths.fixture("wordlist/tiny.combined"), toPath: lists.appendingPathComponent("tiny.combined").path)
-        let manifest = dir.url.appendingPathComponent("manifest.tsv")
-        let row = "list\twordlists/tiny.combined\t05de841ffce08f817bfbeef7ecf7a1a78f8e903aa3b213cb66ed53c7056f70ff\tApache-2.0\thand-made\t-\n"
-        try (try String(contentsOf: manifest, encoding: .utf8) + row).write(to: manifest, atomically: true, encoding: .utf8)
+        let folder = try ModelFolder(
+            [.init("tiny", fixture: "tiny.txt", file: "corpora/tiny.txt"), .init("list", fixture: "wordlist/tiny.combined", file: "wordlists/tiny.combined")],
+            model: #"{"name": "tiny", "corpora": ["tiny"], "order": 2, "lowercase": true, "wordlists": ["list"], "hmm_states": 2, "hmm_iterations": 2, "swipe_layouts": ["qwerty"]}"#)
+        let (dir, model) = (folder.dir, folder.model)
         let output = dir.file("tiny.sqlite")
         try Data("an older store".utf8).write(to: URL(fileURLWithPath: output))
         let before = try Data(contentsOf: URL(fileURLWithPath: output))

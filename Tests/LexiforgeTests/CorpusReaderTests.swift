@@ -1,5 +1,6 @@
 import Foundation
 import LexiforgeCorpus
+import LexiforgeTestSupport
 import Testing
 
 @Suite("Corpus reading")

@@ -2,9 +2,11 @@ import Foundation
 import GRDB
 import LexiforgeHMM
 import LexiforgeNgrams
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 import LexiforgeReader
 import LexiforgeStoreWriter
+import LexiforgeTestSupport
 import Testing
 
 /// Stores that pass the application-id and version checks but hold damaged contents: every read
@@ -42,17 +44,17 @@ struct DamagedStoreTests {
         .init(.counts, "text counts", "UPDATE trigram SET count = 'many'"),
         .init(.counts, "bigram ids past the vocabulary", "UPDATE bigram SET w1 = w1 + 5000"),
         // The vocabulary.
-        .init(.languageModel, "negative word counts", "UPDATE wordCount SET count = -1"),
-        .init(.counts, "huge word counts", "UPDATE wordCount SET count = 9223372036854775807"),
-        .init(.counts, "text word counts", "UPDATE wordCount SET count = 'lots'"),
-        .init(.languageModel, "huge unigram logprobs", "UPDATE wordCount SET logprob = 4000000000"),
-        .init(.languageModel, "wordCount id past the vocabulary", "UPDATE wordCount SET id = 100000 + id WHERE id = 5"),
-        .init(.languageModel, "wordOrder ids past the vocabulary", "UPDATE wordOrder SET ids = X'FFFFFFFF7F'"),
-        .init(.languageModel, "wordOrder lists an id twice", "UPDATE wordOrder SET ids = X'0303030303'"),
-        .init(.languageModel, "wordOrder ids NULL-free but text", "UPDATE wordOrder SET ids = 'abc'"),
-        .init(.languageModel, "wordBlock out of sequence", "UPDATE wordBlock SET block = block + 3"),
-        .init(.languageModel, "wordBlock words not text", "UPDATE wordBlock SET words = 42"),
-        .init(.languageModel, "vocabulary emptied", "DELETE FROM wordBlock"),
+        .init(.languageModel, "negative word counts", "UPDATE word_count SET count = -1"),
+        .init(.counts, "huge word counts", "UPDATE word_count SET count = 9223372036854775807"),
+        .init(.counts, "text word counts", "UPDATE word_count SET count = 'lots'"),
+        .init(.languageModel, "huge unigram logprobs", "UPDATE word_count SET logprob = 4000000000"),
+        .init(.languageModel, "word_count id past the vocabulary", "UPDATE word_count SET id = 100000 + id WHERE id = 5"),
+        .init(.languageModel, "word_order ids past the vocabulary", "UPDATE word_order SET ids = X'FFFFFFFF7F'"),
+        .init(.languageModel, "word_order lists an id twice", "UPDATE word_order SET ids = X'0303030303'"),
+        .init(.languageModel, "word_order ids NULL-free but text", "UPDATE word_order SET ids = 'abc'"),
+        .init(.languageModel, "word_block out of sequence", "UPDATE word_block SET block = block + 3"),
+        .init(.languageModel, "word_block words not text", "UPDATE word_block SET words = 42"),
+        .init(.languageModel, "vocabulary emptied", "DELETE FROM word_block"),
         // meta.
         .init(.languageModel, "meta order 9", "UPDATE meta SET value = '9' WHERE key = 'order'"),
         .init(.languageModel, "meta order 0", "UPDATE meta SET value = '0' WHERE key = 'order'"),
@@ -61,14 +63,14 @@ struct DamagedStoreTests {
         .init(.languageModel, "meta order empty", "UPDATE meta SET value = '' WHERE key = 'order'"),
         .init(.languageModel, "meta value a blob", "UPDATE meta SET value = X'00FF' WHERE key = 'language_model'"),
         .init(.languageModel, "meta language_model not JSON", "UPDATE meta SET value = '{' WHERE key = 'language_model'"),
-        .init(.languageModel, "meta vocab_size negative", "UPDATE meta SET value = replace(value, '\"vocab_size\":null', '\"vocab_size\":-10') WHERE key = 'language_model'"),
+        .init(.languageModel, "meta vocab_size negative", "UPDATE meta SET value = json_set(value, '$.vocab_size', -10) WHERE key = 'language_model'"),
         .init(.languageModel, "meta clusters huge", "UPDATE meta SET value = replace(value, '\"clusters\":4', '\"clusters\":4000000000') WHERE key = 'language_model'"),
         .init(.counts, "meta tokens huge", "UPDATE meta SET value = '9223372036854775807' WHERE key = 'tokens'"),
         // Missing tables.
         .init(.languageModel, "no bigram table", "DROP TABLE bigram"),
         .init(.languageModel, "no trigram table", "DROP TABLE trigram"),
-        .init(.languageModel, "no wordCount table", "DROP TABLE wordCount"),
-        .init(.languageModel, "no wordOrder table", "DROP TABLE wordOrder"),
+        .init(.languageModel, "no word_count table", "DROP TABLE word_count"),
+        .init(.languageModel, "no word_order table", "DROP TABLE word_order"),
         .init(.languageModel, "no meta table", "DROP TABLE meta"),
         // Optional model tables.
         .init(.languageModel, "class ids out of range", "UPDATE cluster_member SET cluster = 99999"),
@@ -95,17 +97,17 @@ struct DamagedStoreTests {
         .init(.hmm, "lexical word past the vocabulary", "INSERT INTO hmm_lexical VALUES (99999, 1, 1, 5)"),
         .init(.hmm, "no hmm_emission table", "DROP TABLE hmm_emission"),
         // Lexicon.
-        .init(.lexicon, "frequency run past the vocabulary", "UPDATE lexiconFrequency SET firstId = firstId + 100000"),
-        .init(.lexicon, "frequency text", "UPDATE lexiconFrequency SET frequency = 'f'"),
-        .init(.lexicon, "frequency huge", "UPDATE lexiconFrequency SET frequency = 1000000"),
-        .init(.lexicon, "negative header list", "UPDATE lexiconHeader SET list = -3"),
-        .init(.lexicon, "huge header list", "UPDATE lexiconHeader SET list = 9000000000"),
-        .init(.lexicon, "detail attributes text", "UPDATE lexiconDetail SET attributes = 'a'"),
-        .init(.lexicon, "bigram target past the vocabulary", "UPDATE lexiconBigram SET nextWordId = 99999"),
-        .init(.lexicon, "prefix word id negative", "INSERT INTO lexiconPrefix VALUES ('t', 0, -2)"),
-        .init(.lexicon, "prefix word id past the vocabulary", "INSERT INTO lexiconPrefix VALUES ('t', 0, 99999)"),
-        .init(.lexicon, "folded word id text", "UPDATE lexiconFolded SET wordId = 'w'"),
-        .init(.lexicon, "no lexiconDetail table", "DROP TABLE lexiconDetail"),
+        .init(.lexicon, "frequency run past the vocabulary", "UPDATE lexicon_frequency SET first_id = first_id + 100000"),
+        .init(.lexicon, "frequency text", "UPDATE lexicon_frequency SET frequency = 'f'"),
+        .init(.lexicon, "frequency huge", "UPDATE lexicon_frequency SET frequency = 1000000"),
+        .init(.lexicon, "negative header list", "UPDATE lexicon_header SET list = -3"),
+        .init(.lexicon, "huge header list", "UPDATE lexicon_header SET list = 9000000000"),
+        .init(.lexicon, "detail attributes text", "UPDATE lexicon_detail SET attributes = 'a'"),
+        .init(.lexicon, "bigram target past the vocabulary", "UPDATE lexicon_bigram SET next_word_id = 99999"),
+        .init(.lexicon, "prefix word id negative", "INSERT INTO lexicon_prefix VALUES ('t', 0, -2)"),
+        .init(.lexicon, "prefix word id past the vocabulary", "INSERT INTO lexicon_prefix VALUES ('t', 0, 99999)"),
+        .init(.lexicon, "folded word id text", "UPDATE lexicon_folded SET word_id = 'w'"),
+        .init(.lexicon, "no lexicon_detail table", "DROP TABLE lexicon_detail"),
     ]
 
     /// The valid stores, built once per process (a few hundred milliseconds).
@@ -289,7 +291,7 @@ struct DamagedStoreTests {
 
     /// Seeded byte flips in a small store file: a few hundred runs, each answered by errors or
     /// by answers, never by a crash.
-    @Test("random byte flips give errors or answers, never a crash", arguments: [Kind.counts, .languageModel, .lexicon, .hmm])
+    @Test("random byte flips give errors or answers, never a crash", .tags(.slow), .slow, arguments: [Kind.counts, .languageModel, .lexicon, .hmm])
     func byteFlips(_ kind: Kind) throws {
         let source = try #require(try Self.stores.get().paths[kind])
         let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: source)))

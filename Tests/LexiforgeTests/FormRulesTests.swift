@@ -1,8 +1,10 @@
 import Foundation
 @testable import LexiforgeNgrams
-@testable import LexiforgePipeline
+@testable import LexiforgeBuild
+@testable import LexiforgeEvaluation
 @testable import LexiforgeReader
 import LexiforgeStoreWriter
+import LexiforgeTestSupport
 import Testing
 
 /// Suffix rules learnt from the vocabulary, and the unseen forms completions derive with them.

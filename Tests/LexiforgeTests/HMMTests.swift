@@ -1,8 +1,10 @@
 import Foundation
+import LexiforgeTestSupport
 import Testing
 @testable import LexiforgeCorpus
 @testable import LexiforgeHMM
-@testable import LexiforgePipeline
+@testable import LexiforgeBuild
+@testable import LexiforgeEvaluation
 @testable import LexiforgeReader
 @testable import LexiforgeStoreWriter
 

@@ -3,10 +3,12 @@ import GRDB
 import LexiforgeCorpus
 import LexiforgeHMM
 import LexiforgeNgrams
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 import LexiforgeReader
 import LexiforgeStoreWriter
 import LexiforgeWordlist
+import LexiforgeTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -42,16 +44,14 @@ struct InputBoundTests {
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
-    /// `root/Corpora/{m.model.json,manifest.tsv,data/}`, the manifest's one entry `c` at `file`.
+    /// `root/Corpora/{m.model.json,manifest.tsv,data/corpora/}`, the manifest's one entry `c` at `file` (not provisioned).
     static func modelFolder(file: String, sha256: String, extra: String = "") throws -> (TemporaryFolder, model: String, manifest: String) {
-        let root = try TemporaryFolder()
-        let corpora = root.url.appendingPathComponent("Corpora")
-        try FileManager.default.createDirectory(at: corpora.appendingPathComponent("data/corpora"), withIntermediateDirectories: true)
-        let model = corpora.appendingPathComponent("m.model.json").path
-        try "{\"name\": \"m\", \"corpora\": [\"c\"]\(extra)}".write(toFile: model, atomically: true, encoding: .utf8)
-        let manifest = corpora.appendingPathComponent("manifest.tsv").path
-        try "name\tfile\tsha256\tlicense\tsource\turl\nc\t\(file)\t\(sha256)\t-\t-\t-\n".write(toFile: manifest, atomically: true, encoding: .utf8)
-        return (root, model, manifest)
+        let folder = try ModelFolder([.init("c", fixture: nil, file: "corpora/.keep", sha256: sha256)],
+                                     model: "{\"name\": \"m\", \"corpora\": [\"c\"]\(extra)}", subfolder: "Corpora")
+        // The entry's file as given (it may leave data/: the tests check that it is refused).
+        let manifest = "name\tfile\tsha256\tlicense\tsource\turl\nc\t\(file)\t\(sha256)\t-\t-\t-\n"
+        try manifest.write(toFile: folder.manifest, atomically: true, encoding: .utf8)
+        return (folder.dir, folder.model, folder.manifest)
     }
 
     @Test("a manifest file that leaves data/ is refused by train, naming the manifest line",

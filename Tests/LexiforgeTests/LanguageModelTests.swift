@@ -1,9 +1,11 @@
 import Foundation
 @testable import LexiforgeNgrams
-@testable import LexiforgePipeline
+@testable import LexiforgeBuild
+@testable import LexiforgeEvaluation
 @testable import LexiforgeReader
 import LexiforgeStoreWriter
 import LexiforgeText
+import LexiforgeTestSupport
 import Testing
 
 /// Fixtures of the language-model tests (see Fixtures/lm/README.md).
@@ -294,10 +296,15 @@ struct LanguageModelTests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = try buildStore(["tiny.txt"], order: 2, in: dir, name: "t.sqlite")
-        #expect(throws: (any Error).self) { try Export.arpa(store: path, output: "/nonexistent-folder/x.arpa") }
-        #expect(throws: (any Error).self) { try Export.arpa(store: dir.appendingPathComponent("missing.sqlite").path, output: dir.appendingPathComponent("x.arpa").path) }
+        // Each message names the path and says what is wrong.
+        let noFolder = #expect(throws: (any Error).self) { try Export.arpa(store: path, output: "/nonexistent-folder/x.arpa") }
+        #expect("\(noFolder.map { "\($0)" } ?? "")".contains("/nonexistent-folder"), "\(String(describing: noFolder))")
+        let missing = dir.appendingPathComponent("missing.sqlite").path
+        let noStore = #expect(throws: (any Error).self) { try Export.arpa(store: missing, output: dir.appendingPathComponent("x.arpa").path) }
+        #expect("\(noStore.map { "\($0)" } ?? "")".contains(missing), "\(String(describing: noStore))")
         let store = try TrainedStore(path: path)
-        #expect(throws: StoreError.self) { try store.forEachNgram(order: 3) { _ in } }
+        let noOrder = #expect(throws: StoreError.self) { try store.forEachNgram(order: 3) { _ in } }
+        #expect("\(noOrder.map { "\($0)" } ?? "")".contains("3"), "\(String(describing: noOrder))")
         let predictor = try NgramPredictor(store: store)
         #expect(try predictor.nextWords(after: ["a"], limit: 0).isEmpty)
     }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import LexiforgeText
+import LexiforgeTestSupport
 import Testing
 
 /// The unseen-form path of the lemmatizer (edit rules) and what makes it fast: flat rule tests,

@@ -1,5 +1,6 @@
 import Foundation
 import LexiforgeText
+import LexiforgeTestSupport
 import Testing
 
 /// Hand-made training words for the tag-aware lemmatizer (inline: a few sentences each).

@@ -1,7 +1,9 @@
 import Foundation
 import LexiforgeCorpus
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 import LexiforgeText
+import LexiforgeTestSupport
 import Testing
 
 @Suite("Treebank reader and lemmatizer")

@@ -1,9 +1,11 @@
 import Foundation
 import GRDB
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 import LexiforgeReader
 import LexiforgeStoreWriter
 import LexiforgeWordlist
+import LexiforgeTestSupport
 import Testing
 
 /// The schema-3 lexicon layout: frequencies as runs over ids, details only for uncommon entries,
@@ -22,15 +24,15 @@ struct LexiconLayoutTests {
             for i in lexicon.entries.indices.dropFirst() where lexicon.entries[i].frequency != lexicon.entries[i - 1].frequency {
                 expectedRuns += 1
             }
-            let nullRuns = try Int.fetchOne(db, sql: "SELECT count(*) FROM lexiconFrequency WHERE frequency IS NULL") ?? 0
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM lexiconFrequency") == expectedRuns + nullRuns)
-            #expect(try Int.fetchOne(db, sql: "SELECT frequency FROM lexiconFrequency WHERE firstId = 0") == nil, "reserved ids have no entry")
+            let nullRuns = try Int.fetchOne(db, sql: "SELECT count(*) FROM lexicon_frequency WHERE frequency IS NULL") ?? 0
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM lexicon_frequency") == expectedRuns + nullRuns)
+            #expect(try Int.fetchOne(db, sql: "SELECT frequency FROM lexicon_frequency WHERE first_id = 0") == nil, "reserved ids have no entry")
 
             let needingDetail = lexicon.entries.filter(StoreSchema.lexiconNeedsDetail).count
             #expect(needingDetail < lexicon.entries.count, "the fixture has common-case entries")
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM lexiconDetail") == needingDetail)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM lexicon_detail") == needingDetail)
 
-            let rows = try Row.fetchAll(db, sql: "SELECT word, frequency, originalFrequency, flags FROM lexicon_view ORDER BY id")
+            let rows = try Row.fetchAll(db, sql: "SELECT word, frequency, original_frequency, flags FROM lexicon_view ORDER BY id")
             #expect(rows.map { $0[0] as String } == lexicon.entries.map(\.word))
             #expect(rows.map { $0[1] as Int } == lexicon.entries.map(\.frequency))
             #expect(rows.map { $0[2] as Int? } == lexicon.entries.map(\.originalFrequency))

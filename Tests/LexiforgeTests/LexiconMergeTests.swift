@@ -1,8 +1,10 @@
 import Foundation
 import LexiforgeNgrams
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 import LexiforgeReader
 import LexiforgeWordlist
+import LexiforgeTestSupport
 import Testing
 
 /// The frequency merge of `train` (``LexiconMerge``) on a hand-made list and corpus

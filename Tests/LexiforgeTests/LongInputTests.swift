@@ -1,9 +1,11 @@
 import Foundation
 import LexiforgeCorpus
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 import LexiforgeReader
 import LexiforgeText
 import LexiforgeWordlist
+import LexiforgeTestSupport
 import Testing
 
 /// Memory independent of line and sentence length (issue 22, part 3): lines are cut at

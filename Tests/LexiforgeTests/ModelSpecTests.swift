@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 import LexiforgeReader
+import LexiforgeTestSupport
 import Testing
 
 /// Issue 16, item 1: one model spec for model files and `ngrams` flags, one validate, one build entry.

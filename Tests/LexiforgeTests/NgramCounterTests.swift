@@ -1,5 +1,6 @@
 import LexiforgeNgrams
 import LexiforgeReader
+import LexiforgeTestSupport
 import Testing
 
 @Suite("N-gram counter")

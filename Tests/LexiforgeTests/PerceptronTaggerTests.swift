@@ -1,7 +1,9 @@
 import Foundation
 import LexiforgePerceptron
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 import LexiforgeText
+import LexiforgeTestSupport
 import Testing
 
 /// A toy treebank (inline CoNLL-U): determiners, nouns, verbs and a full stop, where the words

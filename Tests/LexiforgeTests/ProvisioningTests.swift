@@ -1,5 +1,7 @@
 import Foundation
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
+import LexiforgeTestSupport
 import Testing
 
 /// `Corpora/provision.sh` (what `make corpora` runs) against a throwaway manifest and data folder:
@@ -85,6 +87,20 @@ struct ProvisioningTests {
         #expect(result.status != 0)
         #expect(result.stderr.contains("download failed from https://invalid.invalid/tiny.txt"))
         #expect(!FileManager.default.fileExists(atPath: dest))
+    }
+
+    @Test("without a shared copy it downloads the file from its address (curl, file:// here) and checks its sha256")
+    func downloadSucceeds() throws {
+        let (root, _, script, dest) = try setUp(sharedContents: try tinyText, url: URL(fileURLWithPath: Paths.fixture("tiny.txt")).absoluteString)
+        let result = try run(script, shared: root.url.appendingPathComponent("absent").path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.contents(atPath: dest) == FileManager.default.contents(atPath: Paths.fixture("tiny.txt")))
+        // A download whose bytes are not the manifest's is refused the same way.
+        let (root2, _, script2, dest2) = try setUp(sharedContents: try tinyText, url: URL(fileURLWithPath: Paths.fixture("tiny-bom-crlf.txt")).absoluteString)
+        let refused = try run(script2, shared: root2.url.appendingPathComponent("absent").path)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("sha256 mismatch"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dest2))
     }
 
     @Test("when the shared folder holds only a gzipped copy, it is unpacked and checked against the plain file's sha256")

@@ -3,10 +3,12 @@ import GRDB
 import LexiforgeCorpus
 import LexiforgeHMM
 import LexiforgeNgrams
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 import LexiforgeReader
 import LexiforgeStoreWriter
 import LexiforgeWordlist
+import LexiforgeTestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import LexiforgeReader
 import LexiforgeText
+import LexiforgeTestSupport
 import Testing
 
 @Suite("Script classes")

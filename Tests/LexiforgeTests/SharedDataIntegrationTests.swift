@@ -1,13 +1,15 @@
 import Foundation
 import LexiforgeCorpus
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 import LexiforgeReader
+import LexiforgeTestSupport
 import Testing
 
 /// Real corpora from ../shared/data (relative to the package root). Expected line numbers were
 /// read off the files with `grep -n "PROJECT GUTENBERG"` and `wc -l`.
 // Skipped, not failed, on machines without the shared data folder.
-@Suite("Integration on ../shared/data", .enabled(if: Paths.sharedDataAvailable, "../shared/data absent"))
+@Suite("Integration on ../shared/data", .tags(.slow), .slow, .enabled(if: Paths.sharedDataAvailable, "../shared/data absent"))
 struct SharedDataIntegrationTests {
     struct Book: Sendable, CustomTestStringConvertible {
         var file: String

@@ -1,4 +1,5 @@
 import Foundation
+import LexiforgeTestSupport
 import Testing
 
 /// The command line's help and `inspect`'s report, compared with committed snapshots

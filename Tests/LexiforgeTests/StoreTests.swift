@@ -2,9 +2,11 @@ import Foundation
 import GRDB
 import LexiforgeCorpus
 import LexiforgeNgrams
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 import LexiforgeReader
 import LexiforgeStoreWriter
+import LexiforgeTestSupport
 import Testing
 
 /// Builds a store from fixtures with the library entry point (no progress output).
@@ -52,10 +54,12 @@ struct StoreTests {
         #expect(store.meta["sentences"] == "4")
         #expect(store.meta["vocabulary"] == "18")
         #expect(store.meta["toolchain"] == "lexiforge 0.1.0")
+        // Codable records written with sorted keys (LexiforgeFormat's MetaJSON): one way to write, one to read.
         #expect(store.meta["inputs"]
-                == "[{\"file\":\"tiny.txt\",\"sha256\":\"d9a16a07bd8f5df8a6b38db2411b23db001e0a310390127355b6db5f7584fce7\",\"bytes\":74}]")
+                == #"[{"bytes":74,"file":"tiny.txt","sha256":"d9a16a07bd8f5df8a6b38db2411b23db001e0a310390127355b6db5f7584fce7"}]"#)
+        #expect(InputRecord.list(store.meta) == [InputRecord(file: "tiny.txt", sha256: "d9a16a07bd8f5df8a6b38db2411b23db001e0a310390127355b6db5f7584fce7", bytes: 74)])
         #expect(store.meta["text_options"]
-                == "{\"lowercase\":false,\"keep_punctuation\":false,\"tokenizer\":\"keyboard\",\"normalization\":\"none\",\"straight_quotes\":false,\"number_class\":false,\"replace_invalid_utf8\":false,\"strip_gutenberg\":true}")
+                == #"{"keep_punctuation":false,"lowercase":false,"normalization":"none","number_class":false,"replace_invalid_utf8":false,"straight_quotes":false,"strip_gutenberg":true,"tokenizer":"keyboard"}"#)
         #expect(store.meta["model"] == nil)
         #expect(!store.isLowercased)
     }
@@ -88,7 +92,7 @@ struct StoreTests {
             #expect(try Int.fetchOne(db, sql: "SELECT count FROM trigram_view WHERE w1 = '<s>' AND w2 = 'The' AND w3 = 'cat'") == 1)
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM trigram_view WHERE w1 = '<s>' AND w2 = '<s>'") == 0)
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-            #expect(tables == ["bigram", "meta", "trigram", "wordBlock", "wordCount", "wordOrder"])
+            #expect(tables == ["bigram", "meta", "trigram", "word_block", "word_count", "word_order"])
             // The `word` view unpacks the blocks in id order.
             let spellings: [String] = try String.fetchAll(db, sql: "SELECT text FROM word")
             #expect(spellings.count == 18)
@@ -234,7 +238,7 @@ struct StoreTests {
             #expect(r.ngrams == [18, 21, 18], "\(variant)")
             let store = try TrainedStore(path: path)
             #expect(try store.nextWords(after: ["The", "cat"], limit: 3).map(\.word) == ["sat", "ran", "The"], "\(variant)")
-            #expect(store.meta["inputs"] == "[{\"file\":\"\(variant)\",\"sha256\":\"\(Tiny.sha256[variant]!)\",\"bytes\":\(Tiny.storedBytes[variant]!)}]")
+            #expect(InputRecord.list(store.meta) == [InputRecord(file: variant, sha256: Tiny.sha256[variant]!, bytes: Tiny.storedBytes[variant]!)])
         }
     }
 
@@ -420,12 +424,12 @@ struct StoreTests {
         #expect(lines.first == "store: \(storePath)")
         #expect(lines.contains("schema version: \(StoreSchema.version)"))
         #expect(lines.contains("  order: 3"))
-        for table in ["meta", "wordBlock", "wordOrder", "wordCount", "bigram", "trigram"] {
+        for table in ["meta", "word_block", "word_order", "word_count", "bigram", "trigram"] {
             #expect(lines.contains { $0.hasPrefix("  \(table) ") }, "\(table)")
         }
         // 18 words, 17 of them with a count (not <unk>).
         #expect(lines.contains("  vocabulary: 18"))
-        #expect(lines.contains { $0.hasPrefix("  wordCount ") && $0.contains(" 17 ") })
+        #expect(lines.contains { $0.hasPrefix("  word_count ") && $0.contains(" 17 ") })
         #expect(lines.contains { $0.hasPrefix("vocabulary: 18 words") })
         #expect(lines.contains { $0.hasPrefix("  bigram ") && $0.contains(" 21 ") })
         let top = lines.firstIndex(of: "top words:").map { Array(lines[($0 + 1)...($0 + 3)]) }

@@ -3,10 +3,12 @@ import GRDB
 import LexiforgeCorpus
 import LexiforgeHMM
 import LexiforgeNgrams
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 import LexiforgeReader
 import LexiforgeStoreWriter
 import LexiforgeWordlist
+import LexiforgeTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -38,7 +40,7 @@ struct StoreUpdateTests {
         #expect(try dir.contents() == ["lm.sqlite"], "no lock file or private folder left")
     }
 
-    @Test("two concurrent learns: each succeeds or fails as busy, and no succeeded run's sentences are lost")
+    @Test("two concurrent learns: each succeeds or fails as busy, and no succeeded run's sentences are lost", .tags(.slow), .slow)
     func concurrentLearns() throws {
         let dir = try TemporaryFolder()
         let (store, _) = try CLITests.languageModelStore(dir)

@@ -1,6 +1,8 @@
 import Foundation
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 import LexiforgeReader
+import LexiforgeTestSupport
 import Testing
 
 @Suite("Suggest: the text typed so far → next words")

@@ -1,7 +1,9 @@
 import Foundation
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 import LexiforgeReader
 import LexiforgeSwipe
+import LexiforgeTestSupport
 import Testing
 
 /// Fixtures of Fixtures/swipe/ (see the README there).

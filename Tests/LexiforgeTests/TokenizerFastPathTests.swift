@@ -1,4 +1,5 @@
 @testable import LexiforgeText
+import LexiforgeTestSupport
 import Testing
 
 /// The tokenizer's ASCII fast path (``Tokenizer/scanASCIIWordToken(_:from:spaceBefore:into:)``)

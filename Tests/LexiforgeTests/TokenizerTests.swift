@@ -1,4 +1,5 @@
 import LexiforgeText
+import LexiforgeTestSupport
 import Testing
 
 @Suite("Tokenizer")

@@ -1,6 +1,8 @@
 import Foundation
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 import LexiforgeReader
+import LexiforgeTestSupport
 import Testing
 
 /// `lexiforge train` with hidden Markov tables beside the n-grams (`hmm_tagged`, `hmm_states`):
@@ -11,32 +13,10 @@ struct TrainHMMTests {
     /// (Fixtures/hmm/tiny.txt, word/TAG lines), a manifest naming both, and a model file with
     /// `keys` added.
     static func modelFolder(_ keys: String) throws -> (TemporaryFolder, model: String) {
-        let dir = try TemporaryFolder()
-        var rows: [String] = []
-        for (name, fixture, file) in [("tiny", "tiny.txt", "corpora/tiny.txt"), ("tagged", "hmm/tiny.txt", "tagged/tiny.txt")] {
-            let path = dir.url.appendingPathComponent("data/" + file)
-            try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: Paths.fixture(fixture), toPath: path.path)
-            rows.append("\(name)\t\(file)\t\(try sha256(of: path.path))\tPublic domain\thand-made\thttps://example.invalid/\(name)")
-        }
-        let manifest = "name\tfile\tsha256\tlicense\tsource\turl\n" + rows.joined(separator: "\n") + "\n"
-        try Data(manifest.utf8).write(to: dir.url.appendingPathComponent("manifest.tsv"))
-        let model = dir.file("tagged.model.json")
-        let json = #"{"name": "tagged", "corpora": ["tiny"], "order": 2, "language_model": true"# + keys + "}"
-        try Data(json.utf8).write(to: URL(fileURLWithPath: model))
-        return (dir, model)
-    }
-
-    static func sha256(of path: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        process.arguments = [path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(String(decoding: data, as: UTF8.self).prefix(64))
+        let folder = try ModelFolder(
+            [.init("tiny", fixture: "tiny.txt", file: "corpora/tiny.txt"), .init("tagged", fixture: "hmm/tiny.txt", file: "tagged/tiny.txt")],
+            model: #"{"name": "tagged", "corpora": ["tiny"], "order": 2, "language_model": true"# + keys + "}", modelName: "tagged.model.json")
+        return (folder.dir, folder.model)
     }
 
     @Test("hmm_tagged: a supervised tagger in the n-gram store, its words in the one word table")
@@ -47,7 +27,8 @@ struct TrainHMMTests {
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let store = try TrainedStore(path: output)
         #expect(store.hasHMM)
-        #expect(store.meta["hmm"]?.hasPrefix(#"{"training":"supervised","tagset":"upos","inputs":[{"file":"tiny.txt""#) == true)
+        let hmm = MetaJSON.decode(HMMRecord.self, from: store.meta["hmm"])
+        #expect(hmm?.training == "supervised" && hmm?.tagset == "upos" && hmm?.inputs.first?.file == "tiny.txt", "\(store.meta["hmm"] ?? "none")")
         // The n-grams are those of the corpus; "sleeps" (only in the tagged file) joins with count 0.
         let counts = Dictionary(uniqueKeysWithValues: try store.topWords(limit: 100).map { ($0.word, $0.count) })
         #expect(counts["The"] == 2 && counts["dog"] == 1 && counts["sleeps"] == 0)
@@ -80,7 +61,8 @@ struct TrainHMMTests {
         let store = try TrainedStore(path: output)
         let tables = try store.hmmTables()
         #expect(tables.stateCount == 3)
-        #expect(store.meta["hmm"]?.contains(#""training":"baum-welch","states":2,"seed":7"#) == true)
+        let hmm = MetaJSON.decode(HMMRecord.self, from: store.meta["hmm"])
+        #expect(hmm?.training == "baum-welch" && hmm?.states == 2 && hmm?.seed == 7, "\(store.meta["hmm"] ?? "none")")
         #expect(store.meta["vocabulary"] == "18")   // the corpus's 15 words and 3 reserved tokens: none added
         #expect(try store.topWords(limit: 100).allSatisfy { $0.count > 0 })
     }
@@ -89,9 +71,9 @@ struct TrainHMMTests {
     func refusedKeys() throws {
         let cases: [(String, String)] = [
             (#", "hmm_tagged": ["tagged"], "lowercase": true"#, #""hmm_tagged" needs "lowercase": false"#),
-            (#", "hmm_tagged": ["tagged"], "hmm_states": 4"#, #""hmm_tagged" and "hmm_states" exclude each other"#),
-            (#", "hmm_seed": 3"#, #""hmm_seed" and "hmm_iterations" are Baum-Welch options; add "hmm_states": K"#),
-            (#", "hmm_states": 0"#, #""hmm_states" must be a positive integer"#),
+            (#", "hmm_tagged": ["tagged"], "hmm_states": 4"#, #""hmm_states" and "hmm_tagged" exclude each other"#),
+            (#", "hmm_seed": 3"#, #""hmm_seed" is a Baum-Welch option; add "hmm_states": K"#),
+            (#", "hmm_states": 0"#, #""hmm_states" 0 is out of range; use 1 to"#),
             (#", "hmm_tagged": ["nowhere"]"#, #"corpus "nowhere" is not in"#),
         ]
         for (keys, message) in cases {

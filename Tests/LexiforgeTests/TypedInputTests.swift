@@ -1,6 +1,8 @@
 import Foundation
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 import LexiforgeReader
+import LexiforgeTestSupport
 import Testing
 
 @Suite("typed text → context and prefix (the reader, as training tokenized)")

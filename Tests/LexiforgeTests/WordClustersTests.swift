@@ -1,8 +1,10 @@
 import Foundation
 @testable import LexiforgeNgrams
-@testable import LexiforgePipeline
+@testable import LexiforgeBuild
+@testable import LexiforgeEvaluation
 @testable import LexiforgeReader
 import LexiforgeStoreWriter
+import LexiforgeTestSupport
 import Testing
 
 /// Word classes (exchange algorithm) and the class-based model interpolated with the word model.

@@ -1,15 +1,16 @@
 import Foundation
 import GRDB
 @testable import LexiforgeReader
+import LexiforgeTestSupport
 import Testing
 
-/// The packed vocabulary of schema 5 (`wordBlock`, `wordOrder`, `wordCount` behind the `word`
+/// The packed vocabulary of schema 5 (`word_block`, `word_order`, `word_count` behind the `word`
 /// view): what is written reads back, byte order and prefix scans agree with brute force across
 /// row boundaries, the view shows every word in id order.
 @Suite("packed vocabulary")
 struct WordRowsTests {
     /// 300 spellings (five blocks, the last one partial): ASCII of mixed case, accents, kana,
-    /// shared prefixes that run across `wordOrder` rows, and the reserved tokens first.
+    /// shared prefixes that run across `word_order` rows, and the reserved tokens first.
     static let texts: [String] = {
         var words = ["<unk>", "<s>", "</s>"]
         for i in 0..<200 { words.append("th" + String(i, radix: 7)) }
@@ -46,7 +47,7 @@ struct WordRowsTests {
         for (id, text) in Self.texts.enumerated() { #expect(vocabulary.id(of: text) == Int64(id)) }
         #expect(vocabulary.id(of: "absent") == nil)
         // Counts-only stores keep rows only for the counts that are not 0.
-        let rows = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM wordCount") }
+        let rows = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM word_count") }
         #expect(rows == (languageModel ? Self.texts.count : Self.texts.indices.filter { $0 % 3 != 0 }.count))
     }
 
@@ -65,7 +66,7 @@ struct WordRowsTests {
         }
     }
 
-    @Test("prefix scans of wordOrder and the in-memory ranges equal brute force")
+    @Test("prefix scans of word_order and the in-memory ranges equal brute force")
     func prefixes() throws {
         let queue = try Self.database(languageModel: false)
         let vocabulary = try queue.read { db in try WordRows.read(db) }
@@ -94,13 +95,13 @@ struct WordRowsTests {
         let folder = try TemporaryFolder()
         let path = try WordlistFixture.importStore([WordlistFixture.path("tiny.combined")], in: folder)
         let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: "DELETE FROM wordOrder") }
+        try queue.write { db in try db.execute(sql: "DELETE FROM word_order") }
         try queue.close()
         let store = try TrainedStore(path: path)
         #expect {
             try store.vocabulary()
         } throws: { error in
-            "\(error)".contains(path) && "\(error)".contains("wordOrder lists 0 ids")
+            "\(error)".contains(path) && "\(error)".contains("word_order lists 0 ids")
         }
     }
 }

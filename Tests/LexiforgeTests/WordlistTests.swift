@@ -1,9 +1,11 @@
 import Foundation
 import GRDB
 import LexiforgeCorpus
-import LexiforgePipeline
+import LexiforgeBuild
+import LexiforgeEvaluation
 import LexiforgeReader
 import LexiforgeWordlist
+import LexiforgeTestSupport
 import Testing
 
 /// Fixtures of Fixtures/wordlist/ (see the README there).
@@ -376,8 +378,8 @@ struct WordlistSharedDataTests {
         // index) at most 3 MB; the same tables `Tests/Bench/bench-wordlist.sh` counts.
         let bytes = try DatabaseQueue(path: store).read { db in
             try Int.fetchOne(db, sql: """
-                SELECT sum(pgsize) FROM dbstat WHERE name IN ('wordBlock', 'wordOrder', 'wordCount', 'lexiconFrequency',
-                    'lexiconDetail', 'lexiconFolded', 'lexiconPrefix', 'lexiconScale')
+                SELECT sum(pgsize) FROM dbstat WHERE name IN ('word_block', 'word_order', 'word_count', 'lexicon_frequency',
+                    'lexicon_detail', 'lexicon_folded', 'lexicon_prefix', 'lexicon_scale')
                 """) ?? .max
         }
         #expect(bytes <= 3_000_000, "\(name): lexicon part \(bytes) bytes")

@@ -17,8 +17,8 @@ extension TrainedStore {
     /// Layout names with stored swipe features.
     public func swipeLayouts() throws -> [String] {
         try checked { db in
-            guard try db.tableExists("swipeLayout") else { return [] }
-            return try Row.fetchAll(db, sql: "SELECT name FROM swipeLayout ORDER BY id").map { try $0.text(0, "swipeLayout", "name") }
+            guard try db.tableExists("swipe_layout") else { return [] }
+            return try Row.fetchAll(db, sql: "SELECT name FROM swipe_layout ORDER BY id").map { try $0.text(0, "swipe_layout", "name") }
         }
     }
 
@@ -30,45 +30,45 @@ extension TrainedStore {
     public func swipeDictionary(layout: String) throws -> SwipeDictionary {
         let vocabulary = try vocabulary()
         return try checked { db in
-            guard try db.tableExists("swipeLayout"),
-                  let row = try Row.fetchOne(db, sql: "SELECT id, rowHeightRatio, definition FROM swipeLayout WHERE name = ?", arguments: [layout])
+            guard try db.tableExists("swipe_layout"),
+                  let row = try Row.fetchOne(db, sql: "SELECT id, row_height_ratio, definition FROM swipe_layout WHERE name = ?", arguments: [layout])
             else { throw SwipeStoreError.noFeatures(path, layout) }
-            let id = try row.integer(0, "swipeLayout", "id")
-            let definition = try row.text(2, "swipeLayout", "definition")
-            let base = try SwipeLayout.fromJSON(Data(definition.utf8), source: "\(path) swipeLayout \(layout)")
+            let id = try row.integer(0, "swipe_layout", "id")
+            let definition = try row.text(2, "swipe_layout", "definition")
+            let base = try SwipeLayout.fromJSON(Data(definition.utf8), source: "\(path) swipe_layout \(layout)")
             // Lexicon frequencies are stored as runs over word ids (``StoreSchema/lexiconCreationStatements()``);
             // details (such as not-a-word) only for uncommon entries.
-            let hasLexicon = try db.tableExists("lexiconFrequency")
+            let hasLexicon = try db.tableExists("lexicon_frequency")
             let runs = hasLexicon ? try LexiconFrequencyRuns(db) : nil
             let attributesByID: [Int64: Int] = hasLexicon
-                ? Dictionary(try Row.fetchAll(db, sql: "SELECT wordId, attributes FROM lexiconDetail").map {
-                    (try $0.integer(0, "lexiconDetail", "wordId"), try $0.int(1, "lexiconDetail", "attributes"))
+                ? Dictionary(try Row.fetchAll(db, sql: "SELECT word_id, attributes FROM lexicon_detail").map {
+                    (try $0.integer(0, "lexicon_detail", "word_id"), try $0.int(1, "lexicon_detail", "attributes"))
                 }, uniquingKeysWith: { first, _ in first })
                 : [:]
             func lexiconFrequency(of id: Int64) -> Int? { runs.map { $0.frequency(of: id) } ?? 128 }
             let sql = """
-                SELECT f.wordId, NULL, f.firstKey, f.lastKey, f.length, f.startAngle, f.secondDistance, f.path
-                FROM swipeFeature AS f WHERE f.layoutId = ?
+                SELECT f.word_id, NULL, f.first_key, f.last_key, f.length, f.start_angle, f.second_distance, f.path
+                FROM swipe_feature AS f WHERE f.layout_id = ?
                 """
             var builder = SwipeDictionary.Builder(layout: base)
             let rows = try Row.fetchCursor(db, sql: sql, arguments: [id])
             while let row = try rows.next() {
-                let first = try row.int(2, "swipeFeature", "firstKey"), last = try row.int(3, "swipeFeature", "lastKey")
-                let length = try row.int(4, "swipeFeature", "length", in: 0...Int64(Int32.max))
+                let first = try row.int(2, "swipe_feature", "first_key"), last = try row.int(3, "swipe_feature", "last_key")
+                let length = try row.int(4, "swipe_feature", "length", in: 0...Int64(Int32.max))
                 var keys = [UInt8(truncatingIfNeeded: first)]
-                if let inner = try row.optionalBlob(7, "swipeFeature", "path") { keys.append(contentsOf: SwipeFeatures.unpack(Array(inner), keyCount: base.keys.count)) }
+                if let inner = try row.optionalBlob(7, "swipe_feature", "path") { keys.append(contentsOf: SwipeFeatures.unpack(Array(inner), keyCount: base.keys.count)) }
                 if first != last || length > 0 { keys.append(UInt8(truncatingIfNeeded: last)) }
-                let wordID = try row.integer(0, "swipeFeature", "wordId")
+                let wordID = try row.integer(0, "swipe_feature", "word_id")
                 // A damaged store must give an error, never a decoder indexing past the layout.
                 guard first >= 0, last >= 0, first < base.keys.count, last < base.keys.count, keys.allSatisfy({ Int($0) < base.keys.count }), wordID >= 0, wordID < Int64(vocabulary.texts.count)
                 else {
-                    throw StoreError.notAStore(path, "swipeFeature row of word \(wordID) on layout `\(layout)` names a key or word the store does not have; rebuild it with `lexiforge swipe features`")
+                    throw StoreError.notAStore(path, "swipe_feature row of word \(wordID) on layout `\(layout)` names a key or word the store does not have; rebuild it with `lexiforge swipe features`")
                 }
                 if (attributesByID[wordID] ?? 0) & Int(LexiconAttributes.notAWord.rawValue) != 0 { continue }
                 guard let frequency = lexiconFrequency(of: wordID) else { continue }
                 builder.add(word: vocabulary.texts[Int(wordID)], id: wordID, keys: keys, length: Double(length) / SwipeFeatures.lengthScale,
-                            startAngle: SwipeFeatures.startAngle(stored: try row.int(5, "swipeFeature", "startAngle", in: -128...127)),
-                            secondDistance: Double(try row.int(6, "swipeFeature", "secondDistance", in: 0...127)) / SwipeFeatures.distanceScale, frequency: frequency)
+                            startAngle: SwipeFeatures.startAngle(stored: try row.int(5, "swipe_feature", "start_angle", in: -128...127)),
+                            secondDistance: Double(try row.int(6, "swipe_feature", "second_distance", in: 0...127)) / SwipeFeatures.distanceScale, frequency: frequency)
             }
             return builder.build()
         }

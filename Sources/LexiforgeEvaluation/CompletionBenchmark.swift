@@ -1,4 +1,5 @@
 import Foundation
+import LexiforgeBuild
 import LexiforgeReader
 
 /// Latency of ``TrainedStore/completions(of:limit:allowOffensive:)`` on a store, for `make bench`.

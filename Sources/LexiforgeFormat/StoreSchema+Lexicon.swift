@@ -1,64 +1,63 @@
 import Foundation
-import GRDB
 
 /// The lexicon tables: a keyboard wordlist in the store, sharing the vocabulary, `word` (one id per word
 /// for the wordlist, the n-grams and every later stage).
 ///
 /// Present only in stores built from a wordlist (`lexiforge wordlist import`, or `train` with a
 /// model naming `wordlists`). Layout:
-/// - `lexiconFrequency(firstId, frequency)`: `f=` (0-255; merged with corpus counts by `train`) run
+/// - `lexicon_frequency(first_id, frequency)`: `f=` (0-255; merged with corpus counts by `train`) run
 ///   length encoded over word ids: word `id` has the frequency of the row with the greatest
-///   `firstId <= id`; NULL marks ids without a lexicon entry (reserved tokens, bigram targets or
+///   `first_id <= id`; NULL marks ids without a lexicon entry (reserved tokens, bigram targets or
 ///   corpus words outside the list). Ids follow the list (or merged) frequency order, so a list
 ///   costs one row per distinct frequency (223 for en_US) instead of one per word.
-/// - `lexiconDetail(wordId, originalFrequency, flags, attributes)`: only the
+/// - `lexicon_detail(word_id, original_frequency, flags, attributes)`: only the
 ///   entries that differ from the common case (`originalFreq=` equal to `f=`, `flags=` present and
 ///   empty, no ``LexiconAttributes``): 4,991 of 160,715 en_US entries. In
-///   a row, `originalFrequency` is `originalFreq=`, NULL when equal to the frequency unless
+///   a row, `original_frequency` is `originalFreq=`, NULL when equal to the frequency unless
 ///   ``LexiconAttributes/noOriginalFrequency`` says the key is absent; `flags` is NULL when the line
 ///   has no `flags=`; `attributes` holds ``LexiconAttributes`` bits. Entries are in id order, which
 ///   is export order. A word's lemma and script class are not lexicon columns: they are the shared
 ///   `word_class` table's (one row per word id, indexed), which stores built with word classes
 ///   have (`wordlist import --word-classes`, or `train` with `"word_classes": true`).
-/// - `lexiconKey(wordId, position, key, value)`: keys of an entry line without a column of their
+/// - `lexicon_key(word_id, position, key, value)`: keys of an entry line without a column of their
 ///   own (`whitelist=`, unknown keys), verbatim, with their position among the line's keys.
-/// - `lexiconShortcut(wordId, position, target, frequency, extra)`, `lexiconBigram(wordId, position,
-///   nextWordId, frequency, extra)`, `lexiconChildLine(wordId, position, line)`: the child lines
+/// - `lexicon_shortcut(word_id, position, target, frequency, extra)`, `lexicon_bigram(word_id, position,
+///   next_word_id, frequency, extra)`, `lexicon_child_line(word_id, position, line)`: the child lines
 ///   under an entry; `position` orders them across the three tables. A shortcut's `frequency` NULL
 ///   is `f=whitelist`. Bigram targets are word ids (a target outside the list still gets a `word` row).
-/// - `lexiconHeader(list, position, key, value)`: the header attributes of each imported list.
-/// - `lexiconFolded(key, wordId)`: the folded key (``LexiconKey/fold(_:)``) of every word whose
+/// - `lexicon_header(list, position, key, value)`: the header attributes of each imported list.
+/// - `lexicon_folded(key, word_id)`: the folded key (``LexiconKey/fold(_:)``) of every word whose
 ///   spelling is not its folded key in lower, Capitalized or UPPER case (PlayStation, McDonald,
-///   café: 1,891 of en_US). Every other word is found through the `wordOrder` index with those three
+///   café: 1,891 of en_US). Every other word is found through the `word_order` index with those three
 ///   spellings of the folded prefix, so prefix lookups are range scans without a second copy of
 ///   160,000 words.
-/// - `lexiconPrefix(prefix, rank, wordId)`: the top ``lexiconPrefixTop`` completions of every folded
+/// - `lexicon_prefix(prefix, rank, word_id)`: the top ``lexiconPrefixTop`` completions of every folded
 ///   prefix matching more than ``lexiconPrefixThreshold`` words, so short prefixes ("t", "th") cost
 ///   one short range scan, not a sort of thousands of rows.
-/// - `lexiconScale(frequency, probability)`: the 256 values of p = 1.15^(f − 255).
-/// - View `lexicon_view`: one row per entry: word text, frequency, probability, originalFrequency
+/// - `lexicon_scale(frequency, probability)`: the 256 values of p = 1.15^(f − 255).
+/// - View `lexicon_view`: one row per entry: word text, frequency, probability, original_frequency
 ///   and flags decoded (the common case filled in), and the lemma and script name from
 ///   `word_class` (NULL in stores without word classes).
 ///
 /// Schema version 3 replaced version 2's one `lexicon` row per entry (2.45 MB for en_US) with
-/// `lexiconFrequency` + `lexiconDetail` (122,880 bytes): measured with dbstat in
-/// `Tests/Bench/bench-wordlist.sh`. Version 4 dropped `lexiconDetail`'s lemma and script
+/// `lexicon_frequency` + `lexicon_detail` (122,880 bytes): measured with dbstat in
+/// `Tests/Bench/bench-wordlist.sh`. Version 4 dropped `lexicon_detail`'s lemma and script
 /// columns for the `word_class` table.
 extension StoreSchema {
     /// The frequency of the word whose id is the SQL expression `id` (NULL: no lexicon entry).
     public static func lexiconFrequencySQL(of id: String) -> String {
-        "(SELECT frequency FROM lexiconFrequency WHERE firstId <= \(id) ORDER BY firstId DESC LIMIT 1)"
+        "(SELECT frequency FROM lexicon_frequency WHERE first_id <= \(id) ORDER BY first_id DESC LIMIT 1)"
     }
 
-    /// Whether an entry is the common case and gets no `lexiconDetail` row: `originalFreq=` equal
+    /// Whether an entry is the common case and gets no `lexicon_detail` row: `originalFreq=` equal
     /// to `f=`, `flags=` present and empty, no attributes.
     public static func lexiconNeedsDetail(_ entry: LexiconEntry) -> Bool {
         !(entry.originalFrequency == entry.frequency && entry.flags == "" && entry.attributes.isEmpty)
     }
 
-    /// Completions stored per hot prefix in `lexiconPrefix`.
+    /// Completions stored per hot prefix in `lexicon_prefix`.
     public static let lexiconPrefixTop = 16
-    /// A folded prefix gets `lexiconPrefix` rows when it matches more than this many words; any
+    /// A folded prefix gets `lexicon_prefix` rows when it matches more than this many words; any
     /// other prefix is answered by sorting at most this many rows.
     public static let lexiconPrefixThreshold = 48
 
@@ -75,58 +74,58 @@ extension StoreSchema {
     public static func lexiconCreationStatements(wordClasses: Bool = false) -> [String] {
         [
             """
-            CREATE TABLE lexiconFrequency (
-                firstId INTEGER PRIMARY KEY,
+            CREATE TABLE lexicon_frequency (
+                first_id INTEGER PRIMARY KEY,
                 frequency INTEGER CHECK (frequency BETWEEN 0 AND 255)
             )
             """,
             """
-            CREATE TABLE lexiconDetail (
-                wordId INTEGER PRIMARY KEY,
-                originalFrequency INTEGER CHECK (originalFrequency >= 0),
+            CREATE TABLE lexicon_detail (
+                word_id INTEGER PRIMARY KEY,
+                original_frequency INTEGER CHECK (original_frequency >= 0),
                 flags TEXT,
                 attributes INTEGER NOT NULL DEFAULT 0 CHECK (attributes >= 0)
             )
             """,
             """
-            CREATE TABLE lexiconKey (
-                wordId INTEGER NOT NULL,
+            CREATE TABLE lexicon_key (
+                word_id INTEGER NOT NULL,
                 position INTEGER NOT NULL CHECK (position >= 1),
                 key TEXT NOT NULL,
                 value TEXT NOT NULL,
-                PRIMARY KEY (wordId, position)
+                PRIMARY KEY (word_id, position)
             ) WITHOUT ROWID
             """,
             """
-            CREATE TABLE lexiconShortcut (
-                wordId INTEGER NOT NULL,
+            CREATE TABLE lexicon_shortcut (
+                word_id INTEGER NOT NULL,
                 position INTEGER NOT NULL,
                 target TEXT NOT NULL,
                 frequency INTEGER CHECK (frequency >= 0),
                 extra TEXT,
-                PRIMARY KEY (wordId, position)
+                PRIMARY KEY (word_id, position)
             ) WITHOUT ROWID
             """,
             """
-            CREATE TABLE lexiconBigram (
-                wordId INTEGER NOT NULL,
+            CREATE TABLE lexicon_bigram (
+                word_id INTEGER NOT NULL,
                 position INTEGER NOT NULL,
-                nextWordId INTEGER NOT NULL,
+                next_word_id INTEGER NOT NULL,
                 frequency INTEGER NOT NULL CHECK (frequency BETWEEN 0 AND 255),
                 extra TEXT,
-                PRIMARY KEY (wordId, position)
+                PRIMARY KEY (word_id, position)
             ) WITHOUT ROWID
             """,
             """
-            CREATE TABLE lexiconChildLine (
-                wordId INTEGER NOT NULL,
+            CREATE TABLE lexicon_child_line (
+                word_id INTEGER NOT NULL,
                 position INTEGER NOT NULL,
                 line TEXT NOT NULL,
-                PRIMARY KEY (wordId, position)
+                PRIMARY KEY (word_id, position)
             ) WITHOUT ROWID
             """,
             """
-            CREATE TABLE lexiconHeader (
+            CREATE TABLE lexicon_header (
                 list INTEGER NOT NULL,
                 position INTEGER NOT NULL,
                 key TEXT NOT NULL,
@@ -135,22 +134,22 @@ extension StoreSchema {
             ) WITHOUT ROWID
             """,
             """
-            CREATE TABLE lexiconFolded (
+            CREATE TABLE lexicon_folded (
                 key TEXT NOT NULL,
-                wordId INTEGER NOT NULL,
-                PRIMARY KEY (key, wordId)
+                word_id INTEGER NOT NULL,
+                PRIMARY KEY (key, word_id)
             ) WITHOUT ROWID
             """,
             """
-            CREATE TABLE lexiconPrefix (
+            CREATE TABLE lexicon_prefix (
                 prefix TEXT NOT NULL,
                 rank INTEGER NOT NULL CHECK (rank >= 0),
-                wordId INTEGER NOT NULL,
+                word_id INTEGER NOT NULL,
                 PRIMARY KEY (prefix, rank)
             ) WITHOUT ROWID
             """,
             """
-            CREATE TABLE lexiconScale (
+            CREATE TABLE lexicon_scale (
                 frequency INTEGER PRIMARY KEY CHECK (frequency BETWEEN 0 AND 255),
                 probability REAL NOT NULL
             )
@@ -159,43 +158,23 @@ extension StoreSchema {
             CREATE VIEW lexicon_view AS
                 SELECT w.id AS id, w.text AS word, r.frequency, s.probability,
                        CASE WHEN coalesce(d.attributes, 0) & \(LexiconAttributes.noOriginalFrequency.rawValue) THEN NULL
-                            ELSE coalesce(d.originalFrequency, r.frequency) END AS originalFrequency,
-                       CASE WHEN d.wordId IS NULL THEN '' ELSE d.flags END AS flags,
+                            ELSE coalesce(d.original_frequency, r.frequency) END AS original_frequency,
+                       CASE WHEN d.word_id IS NULL THEN '' ELSE d.flags END AS flags,
                        (coalesce(d.attributes, 0) & \(LexiconAttributes.notAWord.rawValue)) != 0 AS notAWord,
                        (coalesce(d.attributes, 0) & \(LexiconAttributes.possiblyOffensive.rawValue)) != 0 AS possiblyOffensive,
                        (coalesce(d.attributes, 0) & \(LexiconAttributes.notInList.rawValue)) != 0 AS notInList,
-                       (SELECT value FROM lexiconKey AS k WHERE k.wordId = w.id AND k.key = 'whitelist') AS whitelist,
+                       (SELECT value FROM lexicon_key AS k WHERE k.word_id = w.id AND k.key = 'whitelist') AS whitelist,
                        w.count AS corpusCount, \(wordClasses ? "coalesce(c.lemma, w.text) AS lemma, n.name AS script" : "NULL AS lemma, NULL AS script")
                 FROM word AS w
-                JOIN lexiconFrequency AS r ON r.firstId = (SELECT max(firstId) FROM lexiconFrequency WHERE firstId <= w.id)
-                JOIN lexiconScale AS s ON s.frequency = r.frequency
-                LEFT JOIN lexiconDetail AS d ON d.wordId = w.id\(wordClasses ? """
+                JOIN lexicon_frequency AS r ON r.first_id = (SELECT max(first_id) FROM lexicon_frequency WHERE first_id <= w.id)
+                JOIN lexicon_scale AS s ON s.frequency = r.frequency
+                LEFT JOIN lexicon_detail AS d ON d.word_id = w.id\(wordClasses ? """
 
                 LEFT JOIN word_class AS c ON c.word = w.id LEFT JOIN script_name AS n ON n.id = c.script
                 """ : "")
                 ORDER BY w.id
             """,
         ]
-    }
-}
-
-/// `lexiconFrequency` read whole: word `id` has the frequency of the run with the greatest
-/// `firstId <= id`; nil where that run's frequency is NULL (no lexicon entry) or no run starts.
-public struct LexiconFrequencyRuns: Sendable {
-    let firsts: [Int64]
-    let frequencies: [Int?]
-
-    public init(_ db: Database) throws {
-        let rows = try Row.fetchAll(db, sql: "SELECT firstId, frequency FROM lexiconFrequency ORDER BY firstId")
-        firsts = try rows.map { try $0.integer(0, "lexiconFrequency", "firstId") }
-        frequencies = try rows.map { try $0.optionalInt(1, "lexiconFrequency", "frequency", in: 0...255) }
-    }
-
-    /// The list frequency (0-255) of `id`, nil when it has no lexicon entry. O(log runs).
-    public func frequency(of id: Int64) -> Int? {
-        var lo = 0, hi = firsts.count
-        while lo < hi { let mid = (lo + hi) / 2; if firsts[mid] <= id { lo = mid + 1 } else { hi = mid } }
-        return lo == 0 ? nil : frequencies[lo - 1]
     }
 }
 
@@ -218,9 +197,9 @@ public enum LexiconKey {
         return String(out)
     }
 
-    /// The spellings of a folded key (or prefix) that the `wordOrder` index is searched with: as is,
+    /// The spellings of a folded key (or prefix) that the `word_order` index is searched with: as is,
     /// Capitalized and UPPER case. A word whose spelling is none of these for its own folded key
-    /// is listed in `lexiconFolded` (see ``needsFoldedRow(word:folded:)``).
+    /// is listed in `lexicon_folded` (see ``needsFoldedRow(word:folded:)``).
     public static func spellings(ofFolded key: String) -> [String] {
         guard let first = key.first else { return [key] }
         let capitalized = String(first).uppercased() + key.dropFirst()
@@ -237,7 +216,7 @@ public enum LexiconKey {
     }
 
     /// The smallest string greater than every string starting with `prefix` (for `text < ?`).
-    static func upperBound(of prefix: String) -> String {
+    public static func upperBound(of prefix: String) -> String {
         prefix + "\u{10FFFF}"
     }
 }

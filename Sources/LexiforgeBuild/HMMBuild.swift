@@ -5,13 +5,6 @@ import LexiforgeReader
 import LexiforgeStoreWriter
 import LexiforgeText
 
-/// CPU time of the whole process (all threads), in seconds.
-func processCPUSeconds() -> Double {
-    var t = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
-    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-}
-
 /// Everything that decides what `lexiforge hmm` builds.
 public struct HMMBuildConfig: Sendable {
     public enum Mode: Sendable, Equatable {
@@ -120,7 +113,7 @@ public enum HMMBuild {
     }
 
     /// Reads every tagged file into `body`; throws all problems together.
-    static func readTagged(
+    public static func readTagged(
         _ paths: [String], format: TaggedFormat?, column: TagColumn, config: HMMBuildConfig,
         progress: StageProgress, afterFile: (String) -> String? = { _ in nil }, _ body: ([String], [String]) -> Void
     ) throws -> (summaries: [TaggedFileSummary], warnings: [String]) {
@@ -155,11 +148,15 @@ public enum HMMBuild {
         typealias P = StoreSchema.HMMParameter
         let lambdas = [P.lambda1, P.lambda2, P.lambda3].map { tables.parameters[$0] ?? 0 }
         progress.say("  \(tables.stateCount - 1) tags, \(tables.words.count - 3) words; λ = \(lambdas.map { String(format: "%.3f", $0) }.joined(separator: ", ")); θ = \(String(format: "%.4f", tables.parameters[P.suffixTheta] ?? 0))")
-        var meta = provenance(config, files: summaries.compactMap(\.file), tokens: trainer.tokens, sentences: trainer.sentences, vocabulary: tables.words.count)
-        meta[StoreSchema.MetaKey.textOptions] = "{\"tagset\":\"\(config.tagColumn.rawValue)\",\"lowercase\":false,\"tokenizer\":\"given\"}"
-        let description = "{\"training\":\"supervised\",\"tagset\":\"\(config.tagColumn.rawValue)\",\"inputs\":\(meta[StoreSchema.MetaKey.inputs]!),\"sentences\":\(trainer.sentences),\"tokens\":\(trainer.tokens)}"
-        meta[StoreSchema.MetaKey.hmm] = description
-        return HMMTraining(tables: tables, meta: meta, description: description,
+        let files = summaries.compactMap(\.file)
+        var textOptions = TextOptionsRecord()
+        textOptions.tagset = config.tagColumn.rawValue
+        textOptions.lowercase = false
+        let description = HMMRecord(training: "supervised", tagset: config.tagColumn.rawValue, inputs: files.map(\.record),
+                                    sentences: trainer.sentences, tokens: trainer.tokens)
+        let meta = provenance(config, files: files, tokens: trainer.tokens, sentences: trainer.sentences, vocabulary: tables.words.count,
+                              textOptions: textOptions, description: description).rows
+        return HMMTraining(tables: tables, meta: meta, description: description.json,
                            report: report(tables, files: summaries.compactMap(\.file), sentences: trainer.sentences, tokens: trainer.tokens,
                                           lambdas: lambdas, logLikelihoods: [], warnings: warnings))
     }
@@ -170,13 +167,10 @@ public enum HMMBuild {
         }
         progress.stage(1, of: stages, "Reading \(config.inputs.count) file(s) of plain text")
         let text = config.text ?? TextOptions(lowercase: config.lowercase, keepPunctuation: true)
-        var splitter = SentenceSplitter(options: text)
         var index: [String: Int32] = [:]
         var names: [String] = []
         var tokens: [Int32] = []
         var ends: [Int] = []
-        var summaries: [CorpusFileSummary] = []
-        var errors: [String] = [], warnings: [String] = []
         func add(_ sentence: SentenceView) {
             for i in 0..<sentence.count {
                 let word = String(decoding: sentence[i], as: UTF8.self)
@@ -189,24 +183,11 @@ public enum HMMBuild {
             }
             ends.append(tokens.count)
         }
-        for path in config.inputs {
-            do {
-                let cutBefore = splitter.cutSentences
-                let summary = try CorpusReader.readLines(of: path, options: config.corpus) { line in
-                    splitter.feed(line: line, emit: add)
-                }
-                splitter.finish(emit: add)
-                warnings += summary.warnings(cutSentences: splitter.cutSentences - cutBefore)
-                summaries.append(summary)
-                progress.say("  \(path): \(tokens.count) tokens so far")
-            } catch let error as CorpusError {
-                errors.append(error.description)
-                splitter = SentenceSplitter(options: text)
-            }
-        }
-        if config.strict { errors += warnings.map { $0 + " (an error under --strict)" } }
-        for warning in warnings where !config.strict { progress.say("warning: \(warning)") }
-        if !errors.isEmpty { throw PipelineError(errors) }
+        var reader = CorpusSentences(text: text, corpus: config.corpus)
+        reader.strict = config.strict
+        let read = try reader.read(config.inputs, fileDone: { progress.say("  \($0.path): \(tokens.count) tokens so far") }, emit: add)
+        let summaries = read.files, warnings = read.warnings
+        for warning in warnings { progress.say("warning: \(warning)") }
 
         // Vocabulary: words seen at least minCount times by descending count; the rest are <unk>.
         var counts = [Int64](repeating: 0, count: names.count)
@@ -241,11 +222,13 @@ public enum HMMBuild {
         }
         let tables = trainer.tables(words: words, wordCounts: wordCounts, lowercase: text.lowercase)
 
-        var meta = provenance(config, files: summaries, tokens: tokens.count, sentences: ends.count, vocabulary: words.count)
-        meta[StoreSchema.MetaKey.textOptions] = "{\(text.jsonMembers),\"min_count\":\(config.minCount),\"replace_invalid_utf8\":\(config.corpus.replaceInvalidUTF8),\"strip_gutenberg\":\(config.corpus.stripGutenberg)}"
-        let description = "{\"training\":\"baum-welch\",\"states\":\(bw.states),\"seed\":\(bw.seed),\"iterations\":\(trainer.logLikelihoods.count - 1),\"min_count\":\(config.minCount),\"inputs\":\(meta[StoreSchema.MetaKey.inputs]!),\"sentences\":\(ends.count),\"tokens\":\(tokens.count)}"
-        meta[StoreSchema.MetaKey.hmm] = description
-        return HMMTraining(tables: tables, meta: meta, description: description,
+        var textOptions = TextOptionsRecord(text, replaceInvalidUTF8: config.corpus.replaceInvalidUTF8, stripGutenberg: config.corpus.stripGutenberg)
+        textOptions.minCount = config.minCount
+        let description = HMMRecord(training: "baum-welch", states: bw.states, seed: bw.seed, iterations: trainer.logLikelihoods.count - 1,
+                                    minCount: config.minCount, inputs: summaries.map(\.record), sentences: ends.count, tokens: tokens.count)
+        let meta = provenance(config, files: summaries, tokens: tokens.count, sentences: ends.count, vocabulary: words.count,
+                              textOptions: textOptions, description: description).rows
+        return HMMTraining(tables: tables, meta: meta, description: description.json,
                            report: report(tables, files: summaries, sentences: ends.count, tokens: tokens.count, lambdas: [],
                                           logLikelihoods: trainer.logLikelihoods, warnings: warnings))
     }
@@ -257,29 +240,16 @@ public enum HMMBuild {
                               storeBytes: 0, warnings: warnings)
     }
 
-    static func provenance(_ config: HMMBuildConfig, files: [CorpusFileSummary], tokens: Int, sentences: Int, vocabulary: Int) -> [String: String] {
-        typealias Key = StoreSchema.MetaKey
-        let inputs = files.map {
-            "{\"file\":\(jsonString(URL(fileURLWithPath: $0.path).lastPathComponent)),\"sha256\":\"\($0.sha256)\",\"bytes\":\($0.storedBytes)}"
-        }
-        var meta: [String: String] = [
-            Key.schemaVersion: String(StoreSchema.version),
-            Key.toolchain: toolchainVersion,
-            Key.order: "1",
-            Key.inputs: "[" + inputs.joined(separator: ",") + "]",
-            Key.tokens: String(tokens),
-            Key.sentences: String(sentences),
-            Key.vocabulary: String(vocabulary),
-        ]
+    static func provenance(_ config: HMMBuildConfig, files: [CorpusFileSummary], tokens: Int, sentences: Int, vocabulary: Int,
+                           textOptions: TextOptionsRecord, description: HMMRecord) -> StoreProvenance {
+        var model: String
         switch config.mode {
-        case .supervised: meta[Key.model] = "hmm-supervised"
-        case .unsupervised(let bw): meta[Key.model] = "hmm-baum-welch-k\(bw.states)-seed\(bw.seed)"
+        case .supervised: model = "hmm-supervised"
+        case .unsupervised(let bw): model = "hmm-baum-welch-k\(bw.states)-seed\(bw.seed)"
         }
-        if let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let seconds = Double(epoch) {
-            let formatter = ISO8601DateFormatter()
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            meta[Key.created] = formatter.string(from: Date(timeIntervalSince1970: seconds))
-        }
-        return meta
+        var provenance = StoreProvenance(toolchain: toolchainVersion, model: model, order: 1, inputs: files.map(\.record),
+                                         textOptions: textOptions, tokens: tokens, sentences: sentences, vocabulary: vocabulary)
+        provenance.extra[StoreSchema.MetaKey.hmm] = description.json
+        return provenance
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LexiforgeBuild
 import LexiforgeCorpus
 import LexiforgeText
 

@@ -1,4 +1,5 @@
 import Foundation
+import LexiforgeBuild
 import LexiforgeReader
 
 /// `lexiforge diff A B`: what differs between two stores, table by table.

@@ -31,83 +31,66 @@ public enum LanguageModelStage {
 
     /// The `language_model` meta value (JSON).
     public static func describe(_ model: LanguageModel, options: EstimationOptions, vocabularySize: Int?) -> String {
-        let discounts = model.discounts.map { "[" + $0.map { String(format: "%.6f", $0) }.joined(separator: ",") + "]" }
-        return "{\"smoothing\":\"interpolated modified Kneser-Ney\",\"log_scale\":\(Int(StoreSchema.logScale))"
-            + ",\"discounts\":[\(discounts.joined(separator: ","))]"
-            + ",\"min_count\":[\((1...model.order).map { String(options.minCount(order: $0)) }.joined(separator: ","))]"
-            + ",\"prune\":\(options.entropyThreshold)"
-            + ",\"vocab_size\":\(vocabularySize.map(String.init) ?? "null")"
-            + ",\"pruned\":[\(model.pruned.map(String.init).joined(separator: ","))]"
-            + (model.clusterModel != nil ? ",\"clusters\":\(options.clusters),\"cluster_weight\":\(model.clusterWeight)" : "")
-            + (model.formRules != nil ? ",\"form_rules\":\(options.formRules)" : "") + "}"
+        // Six decimals, as the estimation log prints them: the row stays stable across platforms.
+        let discounts = model.discounts.map { $0.map { (($0 * 1e6).rounded()) / 1e6 } }
+        var record = LanguageModelRecord(
+            logScale: Int(StoreSchema.logScale), discounts: discounts, minCount: (1...model.order).map { options.minCount(order: $0) },
+            prune: options.entropyThreshold, vocabSize: vocabularySize, pruned: model.pruned)
+        if model.clusterModel != nil { (record.clusters, record.clusterWeight) = (options.clusters, model.clusterWeight) }
+        if model.formRules != nil { record.formRules = options.formRules }
+        return record.json
     }
 
     /// Refuses a store whose `text_options` or `language_model` row is there but unreadable (not
-    /// a JSON object, unknown text options): `learn` and `merge` would otherwise tokenize or
-    /// estimate with defaults and silently rebuild the store differently.
+    /// the JSON object lexiforge writes there, an unknown tokenizer ...): `learn` and `merge`
+    /// would otherwise tokenize or estimate with defaults and silently rebuild the store differently.
     static func checkMeta(_ meta: [String: String], path: String) throws {
         typealias Key = StoreSchema.MetaKey
-        for key in [Key.textOptions, Key.languageModel] {
-            guard let json = meta[key] else { continue }
-            let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
-            if object == nil || (key == Key.textOptions && TextOptions(provenance: json) == nil) {
-                throw StoreError.badMeta(path, key: key, value: json, expected: "the JSON object lexiforge writes there")
-            }
+        if let json = meta[Key.textOptions], TextOptionsRecord.read(meta) == nil {
+            throw StoreError.badMeta(path, key: Key.textOptions, value: json, expected: "the JSON object lexiforge writes there")
+        }
+        if let json = meta[Key.languageModel], LanguageModelRecord.read(meta) == nil {
+            throw StoreError.badMeta(path, key: Key.languageModel, value: json, expected: "the JSON object lexiforge writes there")
         }
     }
 
     /// The estimation options a store was built with (from its `language_model` row).
     static func options(from meta: [String: String]) -> (options: EstimationOptions, vocabularySize: Int?, pruned: Bool) {
         var options = EstimationOptions()
-        guard let json = meta[StoreSchema.MetaKey.languageModel],
-              let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
-            return (options, nil, false)
-        }
-        if let minCounts = object["min_count"] as? [Int] { options.minCounts = minCounts }
-        if let prune = object["prune"] as? Double { options.entropyThreshold = prune }
-        if let clusters = object["clusters"] as? Int { options.clusters = clusters }
-        if let weight = object["cluster_weight"] as? Double { options.clusterWeight = weight }
-        if let rules = object["form_rules"] as? Int { options.formRules = rules }
-        let pruned = (object["pruned"] as? [Int])?.contains { $0 > 0 } ?? false
-        return (options, object["vocab_size"] as? Int, pruned || object["vocab_size"] as? Int != nil)
+        guard let record = LanguageModelRecord.read(meta) else { return (options, nil, false) }
+        options.minCounts = record.minCount
+        options.entropyThreshold = record.prune
+        if let clusters = record.clusters { options.clusters = clusters }
+        if let weight = record.clusterWeight { options.clusterWeight = weight }
+        if let rules = record.formRules { options.formRules = rules }
+        let pruned = record.pruned.contains { $0 > 0 }
+        return (options, record.vocabSize, pruned || record.vocabSize != nil)
     }
 
     /// Checks the `language_model` meta row of the store at `path` before a stage estimates again
-    /// with it (`merge`, `learn`): a JSON object whose sizes are in range, or no row at all.
+    /// with it (`merge`, `learn`): a readable record whose sizes are in range, or no row at all.
     /// - Throws: ``StoreError/damaged(_:_:)`` naming the value.
     static func checkEstimation(_ meta: [String: String], path: String) throws {
         guard let json = meta[StoreSchema.MetaKey.languageModel] else { return }
         func damaged(_ what: String) -> StoreError { .damaged(path, "`meta.language_model` \(what)") }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
-            throw damaged("is not a JSON object")
+        guard let record = LanguageModelRecord.read(meta) else { throw damaged("is not the JSON object lexiforge writes there: \(json)") }
+        func check(_ key: String, _ value: Int?, _ range: ClosedRange<Int>) throws {
+            if let value, !range.contains(value) { throw damaged("has \(key) \(value), not an integer in \(range)") }
         }
-        func integer(_ key: String, _ range: ClosedRange<Int>) throws {
-            guard let value = object[key], !(value is NSNull) else { return }
-            guard let n = value as? Int, range.contains(n) else { throw damaged("has \(key) \(value), not an integer in \(range)") }
+        try check("vocab_size", record.vocabSize, 0...Int(Int32.max))
+        try check("clusters", record.clusters, 0...StoreSchema.maxClusters)
+        try check("form_rules", record.formRules, 0...Int(Int32.max))
+        if !record.minCount.allSatisfy({ (0...Int(UInt32.max)).contains($0) }) {
+            throw damaged("has min_count \(record.minCount), not a list of counts")
         }
-        try integer("vocab_size", 0...Int(Int32.max))
-        try integer("clusters", 0...StoreSchema.maxClusters)
-        try integer("form_rules", 0...Int(Int32.max))
-        if let counts = object["min_count"] {
-            guard let list = counts as? [Int], list.allSatisfy({ (0...Int(UInt32.max)).contains($0) }) else {
-                throw damaged("has min_count \(counts), not a list of counts")
-            }
-        }
-        for (key, range) in [("prune", 0.0...Double.greatestFiniteMagnitude), ("cluster_weight", 0.0...1.0)] {
-            guard let value = object[key] else { continue }
-            guard let x = value as? Double, range.contains(x) else { throw damaged("has \(key) \(value), outside \(range)") }
-        }
+        if !(record.prune >= 0 && record.prune.isFinite) { throw damaged("has prune \(record.prune), outside 0...") }
+        if let weight = record.clusterWeight, !(0...1).contains(weight) { throw damaged("has cluster_weight \(weight), outside 0.0...1.0") }
     }
 
     /// The text options a store's tokens were made with (from its `text_options` row).
-    static func textOptions(from meta: [String: String]) -> (text: TextOptions, stripGutenberg: Bool, replaceInvalid: Bool) {
-        let object = (meta[StoreSchema.MetaKey.textOptions]).flatMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        } ?? [:]
-        let text = (meta[StoreSchema.MetaKey.textOptions]).flatMap { TextOptions(provenance: $0) } ?? TextOptions()
-        return (text,
-                object["strip_gutenberg"] as? Bool ?? true,
-                object["replace_invalid_utf8"] as? Bool ?? false)
+    public static func textOptions(from meta: [String: String]) -> (text: TextOptions, stripGutenberg: Bool, replaceInvalid: Bool) {
+        let record = TextOptionsRecord.read(meta) ?? TextOptionsRecord()
+        return (record.textOptions, record.stripGutenberg ?? true, record.replaceInvalidUTF8 ?? false)
     }
 }
 

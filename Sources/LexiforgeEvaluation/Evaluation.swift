@@ -1,4 +1,5 @@
 import Foundation
+import LexiforgeBuild
 import LexiforgeCorpus
 import LexiforgeReader
 import LexiforgeText
@@ -31,18 +32,11 @@ public enum Evaluation {
     /// The sentences of held-out files, tokenized the way `store` was built.
     public static func sentences(of files: [String], store: TrainedStore) throws -> [[String]] {
         let (text, strip, replace) = LanguageModelStage.textOptions(from: store.meta)
-        var splitter = SentenceSplitter(options: text)
         var options = CorpusReadOptions()
         options.stripGutenberg = strip
         options.replaceInvalidUTF8 = replace
         var result: [[String]] = []
-        for file in files {
-            if let problem = NgramBuild.checkInput(file) { throw PipelineError(problem) }
-            _ = try CorpusReader.readLines(of: file, options: options) { line in
-                splitter.feed(line: line) { result.append($0.tokens) }
-            }
-            splitter.finish { result.append($0.tokens) }
-        }
+        _ = try CorpusSentences(text: text, corpus: options).read(files) { result.append($0.tokens) }
         return result
     }
 

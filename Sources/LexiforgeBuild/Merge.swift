@@ -44,8 +44,7 @@ public enum Merge {
 
     /// A's JSON input list followed by B's.
     static func concatenatedInputs(_ a: [String: String], _ b: [String: String]) -> String {
-        let parts = [a, b].compactMap { $0[StoreSchema.MetaKey.inputs] }.map { String($0.dropFirst().dropLast()) }.filter { !$0.isEmpty }
-        return "[" + parts.joined(separator: ",") + "]"
+        MetaJSON.encode(InputRecord.list(a) + InputRecord.list(b))
     }
 
     /// Estimates `counts` the way the store described by `meta` was estimated and writes it.

@@ -108,7 +108,7 @@ public enum TokenizeRun {
             }
         }
         if !errors.isEmpty { throw PipelineError(errors) }
-        report.seconds = LemmaEval.seconds(since: started)
+        report.seconds = seconds(since: started)
         report.cpuSeconds = threadCPUSeconds() - startedCPU
         if config.measureTokenizer { report.tokenizerMeasure = try measureTokenizer(config) }
         return report

@@ -3,7 +3,7 @@ import Foundation
 /// The precomputed swipe features of one word on one layout (thesis section 3.1).
 ///
 /// All lengths are in key widths on the layout's geometry (``SwipeLayout/rowHeightRatio``).
-/// The end point is the last key's centre (not stored separately: `lastKey` names it).
+/// The end point is the last key's centre (not stored separately: `last_key` names it).
 public struct SwipeFeatures: Sendable, Equatable {
     /// The perfect swipe's corners: key indices, consecutive repeats collapsed.
     public var keys: [UInt8]

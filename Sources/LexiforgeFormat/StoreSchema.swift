@@ -6,8 +6,8 @@
 ///
 /// Layout (version 2):
 /// - `meta(key, value)`: provenance; see ``StoreSchema/MetaKey``.
-/// - `word(id, text, count)`: the vocabulary, a view over the packed tables `wordBlock`,
-///   `wordOrder` and `wordCount` (version 5; see ``wordCreationStatements(languageModel:)``).
+/// - `word(id, text, count)`: the vocabulary, a view over the packed tables `word_block`,
+///   `word_order` and `word_count` (version 5; see ``wordCreationStatements(languageModel:)``).
 ///   Ids are dense integers: 0 `<unk>`, 1 `<s>`, 2 `</s>`, then every word by descending count
 ///   (ties by byte order), so frequent words get the shortest varints. `count` is the unigram
 ///   count (for `<s>`: the sentence count).
@@ -43,15 +43,19 @@
 /// - Version 3 stores a lexicon's frequencies run-length encoded and only its uncommon entries'
 ///   details (``lexiconCreationStatements()``).
 /// - Version 4: a lexicon word's lemma and script class live in `word_class` only (version 3 also
-///   had two always-empty columns for them in `lexiconDetail`).
-/// - Version 5: the vocabulary is packed 64 words to a row (`wordBlock`, `wordOrder`,
-///   `wordCount`) behind the `word` view; versions up to 4 had a `word` table with one row and
+///   had two always-empty columns for them in `lexicon_detail`).
+/// - Version 5: the vocabulary is packed 64 words to a row (`word_block`, `word_order`,
+///   `word_count`) behind the `word` view; versions up to 4 had a `word` table with one row and
 ///   one `word_by_text` index entry per word (5.8 of en_US's 6.3 MB).
-/// - Stores may also hold the swipe tables (`swipeLayout`, `swipeFeature`, see
+/// - Version 6: one naming convention, snake_case, for every table and column (version 5 had
+///   `wordBlock`, `lexiconFrequency(firstId …)`, `swipeFeature(layoutId …)` beside `word_class`
+///   and `hmm_state`); the meta JSON values are Codable records written with sorted keys
+///   (``MetaJSON``). The views and the documented sqlite3 recipes are unchanged.
+/// - Stores may also hold the swipe tables (`swipe_layout`, `swipe_feature`, see
 ///   ``swipeCreationStatements()``), added by `lexiforge swipe features` or `swipe_layouts` in a model.
 public enum StoreSchema {
     /// Bumped whenever a table, column, index or view changes meaning or shape.
-    public static let version = 5
+    public static let version = 6
 
     /// Names of the `word.script` codes (index = code), as LexiforgeText's `ScriptClass` defines them.
     public static let scriptNames = [

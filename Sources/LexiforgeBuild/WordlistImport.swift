@@ -100,32 +100,15 @@ public enum WordlistImport {
 
     /// `meta` rows of a store with a lexicon.
     static func provenance(files: [WordlistFileSummary], counts: NgramCounts, lexicon: Lexicon) -> [String: String] {
-        typealias Key = StoreSchema.MetaKey
-        let inputs = files.map {
-            "{\"file\":\(jsonString(URL(fileURLWithPath: $0.path).lastPathComponent)),\"sha256\":\"\($0.sha256)\",\"bytes\":\($0.storedBytes)}"
-        }
-        var meta: [String: String] = [
-            Key.schemaVersion: String(StoreSchema.version),
-            Key.toolchain: toolchainVersion,
-            Key.inputs: "[" + inputs.joined(separator: ",") + "]",
-            Key.tokens: "0",
-            Key.sentences: "0",
-            Key.vocabulary: String(counts.words.count),
-            StoreSchema.LexiconMetaKey.entries: String(lexicon.entries.count),
-        ]
-        meta[Key.created] = buildTimestamp()
-        return meta
+        var provenance = StoreProvenance(
+            toolchain: toolchainVersion,
+            inputs: files.map { InputRecord(file: URL(fileURLWithPath: $0.path).lastPathComponent, sha256: $0.sha256, bytes: $0.storedBytes) },
+            tokens: 0, sentences: 0, vocabulary: counts.words.count)
+        provenance.extra[StoreSchema.LexiconMetaKey.entries] = String(lexicon.entries.count)
+        return provenance.rows
     }
 }
 
-/// The `created` provenance value: only when the environment sets `SOURCE_DATE_EPOCH`, so
-/// identical builds stay byte-identical.
-func buildTimestamp() -> String? {
-    guard let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let seconds = Double(epoch) else { return nil }
-    let formatter = ISO8601DateFormatter()
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    return formatter.string(from: Date(timeIntervalSince1970: seconds))
-}
 
 /// A store's lexicon out as a combined wordlist.
 ///

@@ -152,40 +152,23 @@ public enum NgramBuild {
     /// Returns the file summaries and the warnings; throws every file problem at once.
     static func countCorpora(_ config: NgramBuildConfig, into counter: NgramCounter,
                              progress: StageProgress) throws -> ([CorpusFileSummary], [String]) {
-        var splitter = SentenceSplitter(options: config.text)
-        var summaries: [CorpusFileSummary] = []
-        var errors: [String] = []
-        var warnings: [String] = []
-        for path in config.inputs {
-            do {
-                let cutBefore = splitter.cutSentences
-                var options = config.corpus
-                options.treebankText = true
-                let summary = try CorpusReader.readLines(of: path, options: options) { line in
-                    splitter.feed(line: line) { sentence in
-                        counter.addSentence(count: sentence.count) { sentence[$0] }
-                    }
-                }
-                // A file's last sentence ends with the file.
-                splitter.finish { sentence in counter.addSentence(count: sentence.count) { sentence[$0] } }
-                if let expected = config.expectedSHA256[path], expected != summary.sha256 {
-                    errors.append("\(path): sha256 is \(summary.sha256) but the manifest says \(expected); provision it again with `make corpora`")
-                }
-                warnings += summary.warnings(cutSentences: splitter.cutSentences - cutBefore)
-                summaries.append(summary)
-                progress.say("  \(path): \(megabytes(summary.textBytes)) of text, \(summary.boilerplateLines) boilerplate lines dropped; \(counter.tokens) tokens so far (\(String(format: "%.1f", progress.elapsed)) s)")
-            } catch let error as CorpusError {
-                errors.append(error.description)
-                splitter = SentenceSplitter(options: config.text)
-            }
+        var options = config.corpus
+        options.treebankText = true
+        var reader = CorpusSentences(text: config.text, corpus: options)
+        reader.expectedSHA256 = config.expectedSHA256
+        reader.strict = config.strict
+        var result = try reader.read(config.inputs, fileDone: { summary in
+            progress.say("  \(summary.path): \(megabytes(summary.textBytes)) of text, \(summary.boilerplateLines) boilerplate lines dropped; \(counter.tokens) tokens so far (\(String(format: "%.1f", progress.elapsed)) s)")
+        }) { sentence in
+            counter.addSentence(count: sentence.count) { sentence[$0] }
         }
         if counter.saturatedCounts > 0 {
-            warnings.append("\(counter.saturatedCounts) addition(s) found an n-gram count at 4,294,967,295, the largest a store holds (32-bit counts); those counts stay there, so their probabilities are slightly low")
+            let warning = "\(counter.saturatedCounts) addition(s) found an n-gram count at 4,294,967,295, the largest a store holds (32-bit counts); those counts stay there, so their probabilities are slightly low"
+            if config.strict { throw PipelineError(warning + " (an error under --strict)") }
+            result.warnings.append(warning)
         }
-        if config.strict { errors += warnings.map { $0 + " (an error under --strict)" } }
-        for warning in warnings where !config.strict { progress.say("warning: \(warning)") }
-        if !errors.isEmpty { throw PipelineError(errors) }
-        return (summaries, warnings)
+        for warning in result.warnings { progress.say("warning: \(warning)") }
+        return (result.files, result.warnings)
     }
 
     /// `tables` over the vocabulary of `counts`: each of their words takes its id in `counts`, and
@@ -229,7 +212,7 @@ public enum NgramBuild {
     }
 
     /// One line when `path` cannot be a corpus (checked before any reading starts).
-    static func checkInput(_ path: String) -> String? {
+    public static func checkInput(_ path: String) -> String? {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
             return CorpusError.missing(path).description
@@ -244,30 +227,18 @@ public enum NgramBuild {
     /// The `meta` rows: everything needed to tell how a store was made, nothing that varies
     /// between identical builds (the build time only when `SOURCE_DATE_EPOCH` is set).
     static func provenance(config: NgramBuildConfig, summaries: [CorpusFileSummary], counts: NgramCounts) -> [String: String] {
-        typealias Key = StoreSchema.MetaKey
-        let inputs = summaries.map {
-            "{\"file\":\(jsonString(URL(fileURLWithPath: $0.path).lastPathComponent)),\"sha256\":\"\($0.sha256)\",\"bytes\":\($0.storedBytes)}"
-        }
-        var meta: [String: String] = [
-            Key.schemaVersion: String(StoreSchema.version),
-            Key.toolchain: toolchainVersion,
-            Key.order: String(config.order),
-            Key.textOptions: "{\(config.text.jsonMembers),\"replace_invalid_utf8\":\(config.corpus.replaceInvalidUTF8),\"strip_gutenberg\":\(config.corpus.stripGutenberg)}",
-            Key.inputs: "[" + inputs.joined(separator: ",") + "]",
-            Key.tokens: String(counts.tokens),
-            Key.sentences: String(counts.sentences),
-            Key.vocabulary: String(counts.words.count),
-        ]
-        if let name = config.modelName { meta[Key.model] = name }
-        if config.wordClasses, let lemmatizer = config.lemmatizer { meta[Key.lemmatizer] = lemmatizer.json }
-        meta[Key.created] = buildTimestamp()
-        return meta
+        var provenance = StoreProvenance(
+            toolchain: toolchainVersion, model: config.modelName, order: config.order, inputs: summaries.map(\.record),
+            textOptions: TextOptionsRecord(config.text, replaceInvalidUTF8: config.corpus.replaceInvalidUTF8, stripGutenberg: config.corpus.stripGutenberg),
+            tokens: counts.tokens, sentences: counts.sentences, vocabulary: counts.words.count)
+        if config.wordClasses, let lemmatizer = config.lemmatizer { provenance.extra[StoreSchema.MetaKey.lemmatizer] = lemmatizer.json }
+        return provenance.rows
     }
 }
 
-/// A JSON string literal for `s`.
-func jsonString(_ s: String) -> String {
-    let data = (try? JSONSerialization.data(withJSONObject: [s], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
-    let array = String(decoding: data, as: UTF8.self)
-    return String(array.dropFirst().dropLast())
+extension CorpusFileSummary {
+    /// The file as `meta.inputs` records it: name (not path), sha256, stored bytes.
+    var record: InputRecord {
+        InputRecord(file: URL(fileURLWithPath: path).lastPathComponent, sha256: sha256, bytes: storedBytes)
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LexiforgeBuild
 import LexiforgeCorpus
 import LexiforgePerceptron
 import LexiforgeReader
@@ -67,8 +68,7 @@ public enum TagEval {
                            progress: StageProgress) throws -> TagEvaluation {
         let store = try TrainedStore(path: storePath)
         let tagger = try store.hmmTagger(beam: beam)
-        let trainedOn: TagColumn? = (store.meta[StoreSchema.MetaKey.textOptions] ?? "").contains("\"tagset\":\"xpos\"") ? .xpos
-            : (store.meta[StoreSchema.MetaKey.textOptions] ?? "").contains("\"tagset\":\"upos\"") ? .upos : nil
+        let trainedOn = TextOptionsRecord.read(store.meta)?.tagset.flatMap(TagColumn.init(rawValue:))
         if let tagColumn, let trainedOn, tagColumn != trainedOn, gold.contains(where: { TaggedFormat.guess(path: $0) == .conllu }) {
             throw PipelineError("\(storePath): the tagger was trained on \(trainedOn.rawValue.uppercased()) tags but --tagset \(tagColumn.rawValue) asks for \(tagColumn.rawValue.uppercased()); drop --tagset or retrain with `lexiforge hmm --tagset \(tagColumn.rawValue)`")
         }
@@ -144,13 +144,6 @@ public enum TagEval {
     }
 }
 
-/// CPU time of the calling thread, in seconds.
-func threadCPUSeconds() -> Double {
-    var t = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-}
-
 /// `lexiforge tag`: tag plain text, one sentence per output line of `word/TAG` tokens.
 ///
 /// In: a store and lines of text (from files or standard input). Out: the sentences the
@@ -180,18 +173,8 @@ public final class TextTagger {
 
     /// Tags the text of whole files (plain or gzipped).
     public func tag(files: [String], options: CorpusReadOptions = .init(stripGutenberg: false)) throws {
-        var problems: [String] = []
-        for path in files {
-            do {
-                _ = try CorpusReader.readLines(of: path, options: options) { line in
-                    splitter.feed(line: line) { emit($0.tokens) }
-                }
-                finish()
-            } catch let error as CorpusError {
-                problems.append(error.description)
-            }
-        }
-        if !problems.isEmpty { throw PipelineError(problems) }
+        finish()
+        _ = try CorpusSentences(text: splitter.options, corpus: options).read(files) { emit($0.tokens) }
     }
 
     private func emit(_ tokens: [String]) {

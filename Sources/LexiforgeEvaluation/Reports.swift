@@ -1,4 +1,5 @@
 import Foundation
+import LexiforgeBuild
 import LexiforgeReader
 import LexiforgeText
 
@@ -20,7 +21,7 @@ public enum InspectReport {
         }
         out.append("  \("total".padding(toLength: 24, withPad: " ", startingAt: 0)) \("".leftPadded(to: 10, with: " ")) \(String(total).leftPadded(to: 12, with: " "))")
         let words = try store.vocabulary().texts.count
-        out.append("vocabulary: \(words) words (view `word`), packed \(StoreSchema.wordBlockSize) to a row in wordBlock and wordOrder")
+        out.append("vocabulary: \(words) words (view `word`), packed \(StoreSchema.wordBlockSize) to a row in word_block and word_order")
         if let classes = try store.clusterSummary() {
             out.append("word classes: \(classes.classes) classes in use, \(classes.words) words (view cluster_member_view), "
                        + "\(classes.ngrams) class n-grams; predictions interpolate the class model with weight "

@@ -10,47 +10,48 @@ import Darwin
 #endif
 
 /// Paths shared by the tests: the hand-made fixtures, the package root, ../shared/data.
-enum Paths {
-    /// Tests/LexiforgeTests/
-    static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+public enum Paths {
+    /// Tests/LexiforgeTests/ (beside this module's folder, Tests/LexiforgeTestSupport/)
+    public static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("LexiforgeTests")
     /// Tests/LexiforgeTests/Fixtures/
-    static let fixtures = testsFolder.appendingPathComponent("Fixtures")
+    public static let fixtures = testsFolder.appendingPathComponent("Fixtures")
     /// The package root: three levels up from this file (Tests/LexiforgeTests/TestSupport.swift).
-    static let packageRoot = URL(fileURLWithPath: #filePath)
+    public static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// ../shared/data relative to the package root.
-    static let sharedData = packageRoot.appendingPathComponent("../shared/data").standardizedFileURL
+    public static let sharedData = packageRoot.appendingPathComponent("../shared/data").standardizedFileURL
 
-    static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
+    public static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
 
-    static var sharedDataAvailable: Bool {
+    public static var sharedDataAvailable: Bool {
         var isDir: ObjCBool = false
         return FileManager.default.fileExists(atPath: sharedData.path, isDirectory: &isDir) && isDir.boolValue
     }
 
-    static func sharedCorpus(_ name: String) -> String {
+    public static func sharedCorpus(_ name: String) -> String {
         sharedData.appendingPathComponent("corpora").appendingPathComponent(name).path
     }
 }
 
 /// The exact contents of the hand-made fixtures (see Fixtures/README.md).
-enum Tiny {
+public enum Tiny {
     /// Lines of tiny.txt (and of every variant of it) as CorpusReader must deliver them.
-    static let lines = [
+    public static let lines = [
         "The cat sat on the mat. The dog ran.",
         "It was a good day.",
         "",
         "My cat ran home.",
     ]
     /// `sha256sum Fixtures/<name>`.
-    static let sha256 = [
+    public static let sha256 = [
         "tiny.txt": "d9a16a07bd8f5df8a6b38db2411b23db001e0a310390127355b6db5f7584fce7",
         "tiny-bom-crlf.txt": "5f1940dfc28278e2123bf1932303eebe7d53ec93a8b2a750e18a6fd057c7d5dd",
         "tiny.txt.gz": "cd38e8a8d6c2f0c46e38787c7339b4f64aad755850613a3179ac653e2588a3e0",
         "tiny-two-members.txt.gz": "670cac7bc28f559e687db17627807853cd8009bb02fc2a599d570628b022455a",
     ]
     /// `wc -c Fixtures/<name>`.
-    static let storedBytes = [
+    public static let storedBytes = [
         "tiny.txt": 74,
         "tiny-bom-crlf.txt": 81,
         "tiny.txt.gz": 86,
@@ -59,11 +60,11 @@ enum Tiny {
 }
 
 /// A fresh, empty folder removed when the value is released.
-final class TemporaryFolder {
-    let url: URL
-    var path: String { url.path }
+public final class TemporaryFolder {
+    public let url: URL
+    public var path: String { url.path }
 
-    init(_ label: String = "lexiforge-tests") throws {
+    public init(_ label: String = "lexiforge-tests") throws {
         url = FileManager.default.temporaryDirectory
             .appendingPathComponent("\(label)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -80,16 +81,16 @@ final class TemporaryFolder {
         try? FileManager.default.removeItem(at: url)
     }
 
-    func file(_ name: String) -> String { url.appendingPathComponent(name).path }
+    public func file(_ name: String) -> String { url.appendingPathComponent(name).path }
 
     /// Names of everything in the folder (hidden files included), sorted.
-    func contents() throws -> [String] {
+    public func contents() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
     }
 }
 
 /// Every line CorpusReader delivers for `path`, decoded, with the summary.
-func readAllLines(
+public func readAllLines(
     _ path: String, options: CorpusReadOptions = .init()
 ) throws -> (lines: [String], summary: CorpusFileSummary) {
     var lines: [String] = []
@@ -99,29 +100,33 @@ func readAllLines(
     return (lines, summary)
 }
 
-var isRoot: Bool { geteuid() == 0 }
+public var isRoot: Bool { geteuid() == 0 }
 
 // MARK: - Running the lexiforge executable
 
 /// The result of one run of the `lexiforge` executable.
-struct CommandResult: Sendable {
-    var status: Int32
-    var stdout: String
-    var stderr: String
+public struct CommandResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+
+    public init(status: Int32, stdout: String, stderr: String) {
+        (self.status, self.stdout, self.stderr) = (status, stdout, stderr)
+    }
 
     /// Non-empty stderr lines.
-    var stderrLines: [String] {
+    public var stderrLines: [String] {
         stderr.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
     }
-    var stdoutLines: [String] {
+    public var stdoutLines: [String] {
         stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
     }
 }
 
-enum CLI {
+public enum CLI {
     /// The `lexiforge` executable built with the test bundle: looked for in the products folder of
     /// the running test binary (works for any --scratch-path), then in the usual scratch folders.
-    static let executable: URL? = {
+    public static let executable: URL? = {
         var folders: [URL] = []
         if let path = CommandLine.arguments.first {
             folders.append(URL(fileURLWithPath: path).resolvingSymlinksInPath().deletingLastPathComponent())
@@ -148,7 +153,7 @@ enum CLI {
 
     /// Runs `lexiforge arguments...` and waits for it; output is collected through files so a
     /// chatty child can never block on a full pipe.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
         let binary = try #require(executable, "the lexiforge executable was not found next to the test bundle")
         let folder = try TemporaryFolder("lexiforge-cli-output")
         let outPath = folder.file("stdout"), errPath = folder.file("stderr")
@@ -171,5 +176,81 @@ enum CLI {
             status: process.terminationStatus,
             stdout: String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self),
             stderr: String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self))
+    }
+}
+
+// MARK: - Model folders
+
+/// A folder as `lexiforge train` expects it: a model file, `manifest.tsv` beside it, and the
+/// manifest's files under `data/`, copied from fixtures. One helper for every test that trains
+/// from a model file.
+public struct ModelFolder {
+    /// One manifest entry: its name, the fixture copied to `data/FILE` (nil: not provisioned),
+    /// and the sha256 the manifest claims (nil: the copy's real digest).
+    public struct Entry {
+        public var name: String
+        public var fixture: String?
+        public var file: String
+        public var sha256: String?
+        public init(_ name: String, fixture: String?, file: String, sha256: String? = nil) {
+            (self.name, self.fixture, self.file, self.sha256) = (name, fixture, file, sha256)
+        }
+    }
+
+    public let dir: TemporaryFolder
+    /// The folder holding the model file and the manifest (`dir` itself, or a subfolder).
+    public let folder: URL
+    public let model: String
+    public let manifest: String
+
+    /// Writes the entries' files and manifest, and `json` as the model file `modelName`, in
+    /// `subfolder` of a new temporary folder.
+    public init(_ entries: [Entry], model json: String, modelName: String = "m.model.json", subfolder: String? = nil) throws {
+        let dir = try TemporaryFolder()
+        let folder = subfolder.map { dir.url.appendingPathComponent($0) } ?? dir.url
+        (self.dir, self.folder) = (dir, folder)
+        var rows = ["# test manifest", "name\tfile\tsha256\tlicense\tsource\turl"]
+        for entry in entries {
+            let path = folder.appendingPathComponent("data/" + entry.file)
+            try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+            if let fixture = entry.fixture { try FileManager.default.copyItem(atPath: Paths.fixture(fixture), toPath: path.path) }
+            let digest = try entry.sha256 ?? Self.sha256(of: path.path)
+            rows.append("\(entry.name)\t\(entry.file)\t\(digest)\tPublic domain\thand-made\thttps://example.invalid/\(entry.name)")
+        }
+        manifest = folder.appendingPathComponent("manifest.tsv").path
+        try (rows.joined(separator: "\n") + "\n").write(toFile: manifest, atomically: true, encoding: .utf8)
+        model = folder.appendingPathComponent(modelName).path
+        try json.write(toFile: model, atomically: true, encoding: .utf8)
+    }
+
+    /// The path of a manifest file under `data/`.
+    public func data(_ file: String) -> String { folder.appendingPathComponent("data/" + file).path }
+
+    /// `sha256sum PATH`.
+    public static func sha256(of path: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        process.arguments = [path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(String(decoding: data, as: UTF8.self).prefix(64))
+    }
+}
+
+// MARK: - Slow tests
+
+extension Tag {
+    /// Tests that take seconds (real processes killed in loops, byte-flip sweeps, ../shared/data).
+    @Tag public static var slow: Self
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Slow: runs in `make test`, skipped (reported as skipped, with this reason) by `make test-quick`.
+    public static var slow: Self {
+        .enabled(if: ProcessInfo.processInfo.environment["LEXIFORGE_QUICK"] == nil,
+                 "slow test: skipped by make test-quick (LEXIFORGE_QUICK); make test runs it")
     }
 }
