@@ -1,7 +1,6 @@
 #if LEXIFORGE_FUZZ
 import Foundation
 import LexiforgeBuild
-import LexiforgeEvaluation
 
 /// (5) Model files (`*.model.json`).
 func fuzzModelFile(_ data: Data) {
