@@ -66,6 +66,7 @@ public enum ModelBuild {
         let staged: AtomicOutput
         do { staged = try AtomicOutput.prepare(path: output, kind: "store") } catch { throw PipelineError(error.description) }
         var config = NgramBuildConfig(spec: spec, inputs: inputs, output: staged.temporaryPath, strict: strict)
+        config.destination = output
         config.lexiconMerge = try readWordlists(spec, inputs: inputs, strict: strict, progress: progress)
         stageBoundaryHook?("wordlists")
         config.hmm = try trainHMM(spec, inputs: inputs, corpora: config, progress: progress)

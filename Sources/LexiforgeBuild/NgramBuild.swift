@@ -14,6 +14,8 @@ public struct NgramBuildConfig: Sendable {
     public var inputs: [String]
     /// The store to write (replaced atomically).
     public var output: String
+    /// The store's final path when `output` is a staging file (``ModelBuild``), for messages.
+    public var destination: String?
     /// Highest n-gram order counted, 1...5. Orders above 3 cost memory quickly.
     public var order: Int = 3
     /// Token-changing options; recorded in provenance.
@@ -125,7 +127,7 @@ public enum NgramBuild {
         if config.languageModel {
             progress.stage(3, of: stages, "Estimating interpolated modified Kneser-Ney probabilities")
             let model = LanguageModelStage.estimate(counts, options: config.estimation, progress: progress)
-            progress.stage(4, of: stages, "Writing \(config.output)")
+            progress.stage(4, of: stages, "Writing \(config.destination ?? config.output)")
             meta[StoreSchema.MetaKey.languageModel] = LanguageModelStage.describe(model, options: config.estimation, vocabularySize: config.vocabularySize)
             guard model.counts.words == counts.words else {
                 throw PipelineError("internal: estimation changed the vocabulary (\(counts.words.count) → \(model.counts.words.count) words); please report it")
@@ -135,7 +137,7 @@ public enum NgramBuild {
                                   hmm: hmm, to: file)
             written = model.counts
         } else {
-            progress.stage(3, of: stages, "Writing \(config.output)")
+            progress.stage(3, of: stages, "Writing \(config.destination ?? config.output)")
             try StoreWriter.write(counts: counts, lexicon: lexicon, meta: meta,
                                   words: config.wordClasses ? wordColumns(counts.words, lemmatizer: lemmatizer) : nil,
                                   hmm: hmm, to: file)
