@@ -151,6 +151,8 @@ public struct ModelFile: Sendable, Equatable {
     public var hmmStates: Int?
     public var hmmSeed: UInt64 = 1
     public var hmmIterations = 20
+    /// Manifest names of vocabulary lists: the model builds a vocabulary store (``VocabTrain``).
+    public var vocabulary: [String] = []
 
     public static let knownKeys: Set<String> = [
         "name", "description", "corpora", "order", "lowercase", "keep_punctuation", "replace_invalid_utf8",
@@ -158,6 +160,7 @@ public struct ModelFile: Sendable, Equatable {
         "language_model", "min_count", "prune", "vocab_size", "classes", "class_weight", "form_rules",
         "tokenizer", "normalization", "straight_quotes", "number_class", "word_classes", "lemma_training",
         "swipe_layouts", "hmm_tagged", "hmm_tagset", "hmm_states", "hmm_seed", "hmm_iterations",
+        "vocabulary",
     ]
 
     public init(path: String) throws {
@@ -179,8 +182,10 @@ public struct ModelFile: Sendable, Equatable {
         }
         let name = dict["name"] as? String
         if name == nil || name!.isEmpty { problems.append("\(path): \"name\" must be a non-empty string") }
-        let corpora = dict["corpora"] as? [String]
-        if corpora == nil || corpora!.isEmpty { problems.append("\(path): \"corpora\" must be a non-empty array of manifest names") }
+        let vocabularyKey = Self.parseVocabularyKey(dict, path: path)
+        problems += vocabularyKey.problems
+        let corpora = dict["corpora"] == nil && dict["vocabulary"] != nil ? [] : dict["corpora"] as? [String]
+        if dict["vocabulary"] == nil && (corpora == nil || corpora!.isEmpty) { problems.append("\(path): \"corpora\" must be a non-empty array of manifest names") }
         let order = dict["order"] == nil ? 3 : (dict["order"] as? Int)
         if order == nil || !(1...5).contains(order!) { problems.append("\(path): \"order\" must be an integer from 1 to 5") }
         func flag(_ key: String) -> Bool {
@@ -288,6 +293,7 @@ public struct ModelFile: Sendable, Equatable {
         self.wordlists = wordlistKeys.wordlists
         self.merge = wordlistKeys.merge
         self.swipeLayouts = swipeLayouts!
+        self.vocabulary = vocabularyKey.vocabulary
     }
 }
 

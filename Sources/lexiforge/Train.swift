@@ -23,6 +23,11 @@ struct Train: ParsableCommand {
     func run() throws {
         try runReportingErrors {
             let progress = StageProgress(quiet: build.quiet)
+            if let vocabulary = try VocabTrain.runIfVocabulary(modelPath: model, output: output, strict: build.strict, progress: progress) {
+                progress.say("\(output): \(vocabulary.storeBytes) bytes; \(vocabulary.summary)")
+                printMeasure(progress, build.measure)
+                return
+            }
             let report = try LexiforgePipeline.Train.run(modelPath: model, output: output, strict: build.strict, progress: progress)
             printStatistics(report, output: output, progress: progress)
             printMeasure(progress, build.measure)
