@@ -11,7 +11,8 @@
 ///   table (a few dozen rows) and never the entries it matches.
 /// - `vocabEntry(id, bucket, expression, reading, meaning, tags)`: ids follow (bucket, expression,
 ///   reading, meaning) in byte order, so each bucket is one id range and, inside it, entries with
-///   a text prefix are one sub-range found by two seeks of `vocabEntryByBucket(bucket, expression)`.
+///   a text prefix are one sub-range; one range scan of `vocabEntryByExpression(expression,
+///   bucket)` over the prefix finds each bucket's sub-range (first id and count).
 ///   `reading` and `meaning` are NULL when the list has none (never empty); `tags` keeps the
 ///   list's tags that are not level tags (space-separated, NULL when none).
 /// - Views `vocab_view(id, expression, reading, meaning, levels, category, tags)` and
@@ -77,7 +78,7 @@ extension StoreSchema {
 
         /// Created after the rows are in.
         public static let indexStatements = [
-            "CREATE INDEX vocabEntryByBucket ON vocabEntry(bucket, expression)",
+            "CREATE INDEX vocabEntryByExpression ON vocabEntry(expression, bucket)",
         ]
 
         /// Tables a vocabulary store must have.

@@ -1,19 +1,30 @@
 import GRDB
 
-/// One SQL statement that answers a canonical predicate with the id ranges of its entries.
+/// The SQL that answers a canonical predicate with the id ranges of its entries.
 ///
-/// The statement reads `vocabBucket` (a few dozen rows) and, for predicates with text prefixes,
-/// seeks `vocabEntryByBucket` twice per prefix and bucket; it never reads the entries it
-/// matches. Its rows are `(firstEntry, entries, position…, flag…)`: with prefixes, the prefix
-/// boundaries cut each bucket's id range into intervals (positions: the first id at or after
-/// each boundary) inside which every prefix test has one value, and flag i says whether the
-/// bucket's entries in interval i match.
+/// ``sql`` reads `vocabBucket` (a few dozen rows) and never the entries: without prefix tests its
+/// rows are the matching buckets' `(firstEntry, entries)`, each an id range. With prefix tests,
+/// the prefixes' boundaries (each prefix p and the first text after every text starting with p)
+/// cut the expressions into intervals inside which every prefix test has one value; ``sql``
+/// returns `(id, firstEntry, entries, flag…)` where flag j says whether the bucket's entries in
+/// interval j match (interval 0, before the first boundary, is also the one after the last), and
+/// ``spanSQL`` counts, by one range scan of `vocabEntryByExpression` between the first and the last
+/// boundary, each bucket's entries per inner interval `(bucket, interval, min(id), count)`.
+/// Inside a bucket ids follow the expression, so each interval of a bucket is one id range.
 public struct VocabCompiledQuery: Sendable, Hashable {
     public var sql: String
-    /// Bound in order: level masks, category masks, boundary texts.
+    /// Bound in order: level masks, category masks.
     public var arguments: [Int64OrText]
     /// Prefix boundaries (sorted by bytes); 0 for predicates without prefix tests.
     public var boundaries: Int
+    /// The prefix span scan, nil without prefix tests.
+    public var spanSQL: String?
+    public var spanArguments: [Int64OrText] = []
+    /// Flag columns of ``sql`` (intervals, the outer one included).
+    public var flags = 1
+
+    /// The statements, for counting distinct ones.
+    public var statements: [String] { [sql] + (spanSQL.map { [$0] } ?? []) }
 
     /// A bound value.
     public enum Int64OrText: Sendable, Hashable {
@@ -37,23 +48,22 @@ public struct VocabCompiledQuery: Sendable, Hashable {
                 sql: "SELECT b.firstEntry, b.entries FROM vocabBucket b WHERE \(condition) ORDER BY b.id",
                 arguments: arguments, boundaries: 0)
         }
-        // Boundaries: each prefix p and the first text after every text starting with p.
         var bounds = Set<String>()
         for p in prefixes {
             bounds.insert(p)
             if let upper = successor(of: p) { bounds.insert(upper) }
         }
         let sortedBounds = bounds.sorted(by: VocabPredicate.byteOrder)
-        var columns: [String] = []
-        for bound in sortedBounds {
-            columns.append("(SELECT e.id FROM vocabEntry e WHERE e.bucket = b.id AND e.expression >= ? ORDER BY e.expression, e.id LIMIT 1)")
-            arguments.append(.text(bound))
-        }
-        // Interval i starts at boundary i - 1 (interval 0 before the first boundary).
+        let m = sortedBounds.count
+        // The last boundary is open when it is a prefix without successor (ends in U+10FFFF):
+        // then every text after it starts with it.
+        let open = prefixes.contains(sortedBounds[m - 1]) && successor(of: sortedBounds[m - 1]) == nil
+        let inner = open ? m : m - 1
+        // Interval j (1...inner) starts at bound j-1; interval 0 is outside them all.
         var conditions: [String] = []
         var conditionArguments: [[Int64OrText]] = []
-        for i in 0...sortedBounds.count {
-            let start: String? = i == 0 ? nil : sortedBounds[i - 1]
+        for j in 0...inner {
+            let start: String? = j == 0 ? nil : sortedBounds[j - 1]
             let restricted = predicate.substitutingPrefixes { p in
                 guard let start else { return false }
                 let upper = successor(of: p)
@@ -65,10 +75,20 @@ public struct VocabCompiledQuery: Sendable, Hashable {
         }
         for args in conditionArguments { arguments += args }
         for args in conditionArguments { arguments += args }
-        let sql = "SELECT b.firstEntry, b.entries, " + columns.joined(separator: ", ") + ", "
-            + conditions.joined(separator: ", ") + " FROM vocabBucket b WHERE "
+        let sql = "SELECT b.id, b.firstEntry, b.entries, " + conditions.joined(separator: ", ") + " FROM vocabBucket b WHERE "
             + conditions.map { "(\($0))" }.joined(separator: " OR ") + " ORDER BY b.id"
-        return VocabCompiledQuery(sql: sql, arguments: arguments, boundaries: sortedBounds.count)
+        var spanArguments: [Int64OrText] = (1..<inner).map { .text(sortedBounds[$0]) }
+        let cases = (1..<inner).map { "WHEN e.expression < ? THEN \($0) " }.joined()
+        spanArguments.append(.text(sortedBounds[0]))
+        if !open { spanArguments.append(.text(sortedBounds[m - 1])) }
+        let spanSQL = "SELECT e.bucket, " + (cases.isEmpty ? "\(inner)" : "CASE \(cases)ELSE \(inner) END")
+            + " AS interval, min(e.id), count(*) FROM vocabEntry e WHERE e.expression >= ?"
+            + (open ? "" : " AND e.expression < ?") + " GROUP BY e.bucket, interval"
+        var query = VocabCompiledQuery(sql: sql, arguments: arguments, boundaries: m)
+        query.flags = inner + 1
+        query.spanSQL = spanSQL
+        query.spanArguments = spanArguments
+        return query
     }
 
     /// The smallest text after every text that starts with `prefix` (byte order): its last
@@ -151,28 +171,50 @@ public struct VocabMatches: Sendable {
 
     /// Runs a compiled query.
     static func fetch(_ query: VocabCompiledQuery, _ db: Database) throws -> VocabMatches {
-        let statement = try db.cachedStatement(sql: query.sql)
-        let rows = try Row.fetchAll(statement, arguments: StatementArguments(query.arguments.map(\.databaseValue)))
+        let rows = try Row.fetchAll(db.cachedStatement(sql: query.sql), arguments: StatementArguments(query.arguments.map(\.databaseValue)))
         var ranges: [Range<Int64>] = []
-        let m = query.boundaries
+        guard let spanSQL = query.spanSQL else {
+            for row in rows {
+                let first = try row.integer(0, "vocabBucket", "firstEntry", in: 1...Int64(Int32.max))
+                let n = try row.integer(1, "vocabBucket", "entries", in: 1...Int64(Int32.max))
+                ranges.append(first..<(first + n))
+            }
+            return VocabMatches(ranges: ranges)
+        }
+        let m = query.flags
+        // Per bucket, its entries in each inner interval: (interval, first id, count).
+        var spans: [Int64: [(interval: Int, first: Int64, count: Int64)]] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: spanSQL), arguments: StatementArguments(query.spanArguments.map(\.databaseValue))) {
+            let bucket = try row.integer(0, "vocabEntry", "bucket")
+            let interval = try row.int(1, "vocabEntry", "interval", in: 1...Int64(m - 1))
+            spans[bucket, default: []].append((interval, try row.integer(2, "vocabEntry", "id"), try row.integer(3, "vocabEntry", "count", in: 1...Int64(Int32.max))))
+        }
         for row in rows {
-            let first = try row.integer(0, "vocabBucket", "firstEntry", in: 1...Int64(Int32.max))
-            let n = try row.integer(1, "vocabBucket", "entries", in: 1...Int64(Int32.max))
-            let end = first + n
-            if m == 0 {
-                ranges.append(first..<end)
+            let bucket = try row.integer(0, "vocabBucket", "id")
+            let first = try row.integer(1, "vocabBucket", "firstEntry", in: 1...Int64(Int32.max))
+            let end = first + (try row.integer(2, "vocabBucket", "entries", in: 1...Int64(Int32.max)))
+            var flags: [Bool] = []
+            for j in 0..<m { flags.append(try row.integer(3 + j, "vocabBucket", "condition", in: 0...1) != 0) }
+            guard let inner = spans[bucket]?.sorted(by: { $0.interval < $1.interval }) else {
+                if flags[0] { ranges.append(first..<end) }
                 continue
             }
-            var cuts = [first]
-            for j in 0..<m {
-                let position = try row.optionalInt(2 + j, "vocabEntry", "id", in: first...end).map(Int64.init) ?? end
-                cuts.append(max(position, cuts[cuts.count - 1]))
+            let lo = inner[0].first
+            var cursor = lo
+            for span in inner {
+                guard span.first == cursor, cursor + span.count <= end else {
+                    throw StoreDamage("`vocabEntry` ids of bucket \(bucket) do not follow the expressions (id \(span.first), expected \(cursor))")
+                }
+                if flags[span.interval] { ranges.append(cursor..<(cursor + span.count)) }
+                cursor += span.count
             }
-            cuts.append(end)
-            for i in 0...m where try row.integer(2 + m + i, "vocabBucket", "condition", in: 0...1) != 0 {
-                ranges.append(cuts[i]..<cuts[i + 1])
+            guard lo >= first else { throw StoreDamage("`vocabEntry` id \(lo) lies before bucket \(bucket)'s first entry \(first)") }
+            if flags[0] {
+                ranges.append(first..<lo)
+                ranges.append(cursor..<end)
             }
         }
-        return VocabMatches(ranges: ranges)
+        return VocabMatches(ranges: ranges.sorted { $0.lowerBound < $1.lowerBound })
     }
 }
+
