@@ -246,8 +246,11 @@ struct VocabBenchCommand: ParsableCommand {
                        kind, l.queries, l.p50, l.p99, l.max, l.firstP50, l.firstP99, l.firstMax)
             }
             print("entries: \(r.entries); \(r.predicates) random predicates, median \(r.medianMatches) matches, \(r.emptyPredicates) match none")
-            print(line("random", r.random))
-            print(line("count", r.count))
+            print(line("random (wall)", r.random))
+            print(line("random (thread CPU)", r.randomCPU))
+            print(line("count (wall)", r.count))
+            print(line("count (thread CPU)", r.countCPU))
+            print("slowest first count: \(r.slowestFirstCount)")
             print("seven tests (\(r.sevenTestSettings)): \(r.sevenTestForms) canonical predicates, \(r.sevenTestStatements) distinct SQL statements")
         }
     }

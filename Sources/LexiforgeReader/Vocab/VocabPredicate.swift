@@ -132,8 +132,9 @@ public indirect enum VocabPredicate: Hashable, Sendable, CustomStringConvertible
         }
         if let categories { rest.insert(categoryTest(categories)) }
         if rest.contains(.none) { return .none }
-        // a AND b is FALSE when a implies NOT b.
-        for a in rest where rest.contains(where: { b in implies(a, negate(b, facts), facts) }) { return .none }
+        // a AND b is FALSE when a implies NOT b (b a test or a negated test: NOT of a compound
+        // operand is itself a compound predicate, too costly to build for every pair).
+        for a in rest where rest.contains(where: { b in b.isLiteral && implies(a, negate(b, facts), facts) }) { return .none }
         // Drop what another operand implies (absorption: X AND (X OR Y) is X; a narrower level
         // test implies a wider one; categories without "untestable" imply `reading != nil`).
         return joined(withoutImplied(rest, facts: facts, conjunction: true), all: true)
@@ -162,7 +163,7 @@ public indirect enum VocabPredicate: Hashable, Sendable, CustomStringConvertible
         if rest.contains(.all) { return .all }
         rest.remove(.none)
         // a OR b is TRUE when NOT a implies b (x OR NOT x; `reading != nil` OR "untestable").
-        for a in rest where rest.contains(where: { b in implies(negate(a, facts), b, facts) }) { return .all }
+        for a in rest where a.isLiteral && rest.contains(where: { b in implies(negate(a, facts), b, facts) }) { return .all }
         // Drop what implies another operand (absorption: X OR (X AND Y) is X).
         return joined(withoutImplied(rest, facts: facts, conjunction: false), all: false)
     }
@@ -170,7 +171,7 @@ public indirect enum VocabPredicate: Hashable, Sendable, CustomStringConvertible
     /// The operands without those another one makes redundant, decided in description order.
     private static func withoutImplied(_ operands: Set<VocabPredicate>, facts: VocabFacts, conjunction: Bool) -> Set<VocabPredicate> {
         var kept = operands
-        for p in operands.sorted(by: { byteOrder($0.description, $1.description) }).reversed() {
+        for p in operands.map({ ($0.description, $0) }).sorted(by: { byteOrder($0.0, $1.0) }).reversed().map(\.1) {
             let others = kept.subtracting([p])
             let redundant = others.contains { q in conjunction ? implies(q, p, facts) : implies(p, q, facts) }
             if redundant { kept.remove(p) }
@@ -199,11 +200,20 @@ public indirect enum VocabPredicate: Hashable, Sendable, CustomStringConvertible
     }
 
     private static func joined(_ operands: Set<VocabPredicate>, all: Bool) -> VocabPredicate {
-        let sorted = operands.sorted { $0.description.utf8.lexicographicallyPrecedes($1.description.utf8) }
+        let sorted = operands.map { ($0.description, $0) }.sorted { byteOrder($0.0, $1.0) }.map(\.1)
         switch sorted.count {
         case 0: return all ? .all : .none
         case 1: return sorted[0]
         default: return all ? .and(sorted) : .or(sorted)
+        }
+    }
+
+    /// A test or a negated test (no AND, OR, TRUE or FALSE).
+    var isLiteral: Bool {
+        switch self {
+        case .levels, .categories, .has, .prefix: true
+        case .not(let inner): inner.isLiteral
+        default: false
         }
     }
 

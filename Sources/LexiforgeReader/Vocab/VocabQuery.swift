@@ -6,7 +6,7 @@ import GRDB
 /// rows are the matching buckets' `(firstEntry, entries)`, each an id range. With prefix tests,
 /// the prefixes' boundaries (each prefix p and the first text after every text starting with p)
 /// cut the expressions into intervals inside which every prefix test has one value; ``sql``
-/// returns `(id, firstEntry, entries, flag…)` where flag j says whether the bucket's entries in
+/// returns every bucket's `(id, firstEntry, entries, flag…)` where flag j says whether its entries in
 /// interval j match (interval 0, before the first boundary, is also the one after the last), and
 /// ``spanSQL`` counts, by one range scan of `vocabEntryByExpression` between the first and the last
 /// boundary, each bucket's entries per inner interval `(bucket, interval, min(id), count)`.
@@ -74,16 +74,27 @@ public struct VocabCompiledQuery: Sendable, Hashable {
             conditionArguments.append(args)
         }
         for args in conditionArguments { arguments += args }
-        for args in conditionArguments { arguments += args }
-        let sql = "SELECT b.id, b.firstEntry, b.entries, " + conditions.joined(separator: ", ") + " FROM vocabBucket b WHERE "
-            + conditions.map { "(\($0))" }.joined(separator: " OR ") + " ORDER BY b.id"
+        // Every bucket (a few dozen rows) with its flags; a WHERE would repeat every condition.
+        let sql = "SELECT b.id, b.firstEntry, b.entries, " + conditions.joined(separator: ", ") + " FROM vocabBucket b ORDER BY b.id"
         var spanArguments: [Int64OrText] = (1..<inner).map { .text(sortedBounds[$0]) }
         let cases = (1..<inner).map { "WHEN e.expression < ? THEN \($0) " }.joined()
-        spanArguments.append(.text(sortedBounds[0]))
-        if !open { spanArguments.append(.text(sortedBounds[m - 1])) }
+        // Only the texts inside some prefix: outside them every prefix test is false, as in
+        // interval 0. One index range per prefix not inside another.
+        let outer = prefixes.filter { p in !prefixes.contains { q in q != p && p.unicodeScalars.starts(with: q.unicodeScalars) } }
+            .sorted(by: VocabPredicate.byteOrder)
+        var ranges: [String] = []
+        for p in outer {
+            spanArguments.append(.text(p))
+            if let upper = successor(of: p) {
+                spanArguments.append(.text(upper))
+                ranges.append("(e.expression >= ? AND e.expression < ?)")
+            } else {
+                ranges.append("e.expression >= ?")
+            }
+        }
         let spanSQL = "SELECT e.bucket, " + (cases.isEmpty ? "\(inner)" : "CASE \(cases)ELSE \(inner) END")
-            + " AS interval, min(e.id), count(*) FROM vocabEntry e WHERE e.expression >= ?"
-            + (open ? "" : " AND e.expression < ?") + " GROUP BY e.bucket, interval"
+            + " AS interval, min(e.id), count(*) FROM vocabEntry e WHERE " + ranges.joined(separator: " OR ")
+            + " GROUP BY e.bucket, interval"
         var query = VocabCompiledQuery(sql: sql, arguments: arguments, boundaries: m)
         query.flags = inner + 1
         query.spanSQL = spanSQL
@@ -195,24 +206,22 @@ public struct VocabMatches: Sendable {
             let end = first + (try row.integer(2, "vocabBucket", "entries", in: 1...Int64(Int32.max)))
             var flags: [Bool] = []
             for j in 0..<m { flags.append(try row.integer(3 + j, "vocabBucket", "condition", in: 0...1) != 0) }
+            guard flags.contains(true) else { continue }
             guard let inner = spans[bucket]?.sorted(by: { $0.interval < $1.interval }) else {
                 if flags[0] { ranges.append(first..<end) }
                 continue
             }
-            let lo = inner[0].first
-            var cursor = lo
+            // Between and around the scanned intervals: texts outside every prefix (interval 0).
+            var cursor = first
             for span in inner {
-                guard span.first == cursor, cursor + span.count <= end else {
-                    throw StoreDamage("`vocabEntry` ids of bucket \(bucket) do not follow the expressions (id \(span.first), expected \(cursor))")
+                guard span.first >= cursor, span.first + span.count <= end else {
+                    throw StoreDamage("`vocabEntry` ids of bucket \(bucket) do not follow the expressions (id \(span.first) in interval \(span.interval))")
                 }
-                if flags[span.interval] { ranges.append(cursor..<(cursor + span.count)) }
-                cursor += span.count
+                if flags[0] { ranges.append(cursor..<span.first) }
+                if flags[span.interval] { ranges.append(span.first..<(span.first + span.count)) }
+                cursor = span.first + span.count
             }
-            guard lo >= first else { throw StoreDamage("`vocabEntry` id \(lo) lies before bucket \(bucket)'s first entry \(first)") }
-            if flags[0] {
-                ranges.append(first..<lo)
-                ranges.append(cursor..<end)
-            }
+            if flags[0] { ranges.append(cursor..<end) }
         }
         return VocabMatches(ranges: ranges.sorted { $0.lowerBound < $1.lowerBound })
     }

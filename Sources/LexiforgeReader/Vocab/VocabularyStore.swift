@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// One entry of a vocabulary store.
 public struct VocabEntry: Sendable, Hashable, CustomStringConvertible {
@@ -63,6 +64,7 @@ public final class VocabularyStore: @unchecked Sendable {
     private let lock = NSLock()
     private var cache: [VocabPredicate: VocabMatches] = [:]
     private var cacheOrder: [VocabPredicate] = []
+    private var canonicalForms: [VocabPredicate: VocabPredicate] = [:]
     private var statementsRun = Set<String>()
     private var hits = 0, misses = 0
 
@@ -122,8 +124,22 @@ public final class VocabularyStore: @unchecked Sendable {
         levelBits = Dictionary(uniqueKeysWithValues: levels.enumerated().map { ($1, $0) })
     }
 
-    /// The predicate's canonical form in this store (the cache key).
-    public func canonical(_ predicate: VocabPredicate) -> VocabPredicate { predicate.canonical(in: facts) }
+    /// The predicate's canonical form in this store (the cache key). Remembered per predicate
+    /// as given, so asking again with an equal value skips the rewriting.
+    public func canonical(_ predicate: VocabPredicate) -> VocabPredicate {
+        lock.lock()
+        if let known = canonicalForms[predicate] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        let form = predicate.canonical(in: facts)
+        lock.lock()
+        defer { lock.unlock() }
+        if canonicalForms.count >= 4 * Self.cacheCapacity { canonicalForms = [:] }
+        canonicalForms[predicate] = form
+        return form
+    }
 
     /// The SQL statement a predicate is answered with.
     public func compiled(_ predicate: VocabPredicate) -> VocabCompiledQuery {
@@ -212,11 +228,40 @@ public final class VocabularyStore: @unchecked Sendable {
         """
 
     /// The entry with this id, or nil.
+    /// - Complexity: two primary-key reads (the entry, its bucket), with raw SQLite calls.
     public func entry(id: Int64) throws -> VocabEntry? {
         do {
             return try queue.inDatabase { db in
-                guard let row = try Row.fetchOne(db.cachedStatement(sql: Self.entrySQL), arguments: [id]) else { return nil }
-                return try self.entry(id: id, row: row)
+                let handle = try db.cachedStatement(sql: Self.entrySQL).sqliteStatement
+                defer { sqlite3_reset(handle) }
+                sqlite3_bind_int64(handle, 1, id)
+                let status = sqlite3_step(handle)
+                if status == SQLITE_DONE { return nil }
+                guard status == SQLITE_ROW else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                }
+                func text(_ i: Int32, _ column: String) throws -> String? {
+                    switch sqlite3_column_type(handle, i) {
+                    case SQLITE_NULL where column != "expression": return nil
+                    case SQLITE_TEXT:
+                        guard let bytes = sqlite3_column_text(handle, i) else { return "" }
+                        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, i))), as: UTF8.self)
+                    default: throw StoreDamage("`vocabEntry.\(column)` of entry \(id) is not text")
+                    }
+                }
+                func integer(_ i: Int32, _ column: String, in range: ClosedRange<Int64>) throws -> Int64 {
+                    let v = sqlite3_column_int64(handle, i)
+                    guard sqlite3_column_type(handle, i) == SQLITE_INTEGER, range.contains(v) else {
+                        throw StoreDamage("`vocabBucket.\(column)` of entry \(id)'s bucket is not an integer in \(range)")
+                    }
+                    return v
+                }
+                let mask = try integer(4, "levels", in: 0...((1 << Int64(levels.count)) - 1))
+                let code = try integer(5, "category", in: 0...Int64(VocabCategory.allCases.count - 1))
+                return VocabEntry(
+                    id: id, expression: try text(0, "expression") ?? "", reading: try text(1, "reading"), meaning: try text(2, "meaning"),
+                    levels: levels.indices.filter { mask & (1 << Int64($0)) != 0 }.map { levels[$0] },
+                    category: VocabCategory(rawValue: Int(code))!, tags: try text(3, "tags"))
             }
         } catch let error as StoreDamage {
             throw StoreError.damaged(path, error.what)
@@ -261,5 +306,6 @@ public final class VocabularyStore: @unchecked Sendable {
         defer { lock.unlock() }
         cache = [:]
         cacheOrder = []
+        canonicalForms = [:]
     }
 }
