@@ -250,6 +250,7 @@ struct VocabBenchCommand: ParsableCommand {
             print(line("random (thread CPU)", r.randomCPU))
             print(line("count (wall)", r.count))
             print(line("count (thread CPU)", r.countCPU))
+            print(String(format: "rewriting (canonical form and SQL text, thread CPU, no SQLite): p50 %.1f µs, p99 %.1f µs, max %.1f µs", r.rewriting.p50, r.rewriting.p99, r.rewriting.max))
             print("slowest first count: \(r.slowestFirstCount)")
             print("seven tests (\(r.sevenTestSettings)): \(r.sevenTestForms) canonical predicates, \(r.sevenTestStatements) distinct SQL statements")
         }
