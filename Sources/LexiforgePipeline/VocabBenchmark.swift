@@ -140,8 +140,8 @@ public enum VocabBenchmark {
             _ = store.compiled(p)
             rewriting.append(Double(cpu() - start) / 1e3)
         }
-        // The seven tests with the first two levels selected and every category.
-        let selected = Array(store.levels.suffix(3).prefix(2))
+        // The seven tests with N3 and N2 (or the first two levels) selected and every category.
+        let selected = store.levels.contains("N3") && store.levels.contains("N2") ? ["N3", "N2"] : Array(store.levels.prefix(2))
         let settings = VocabTest.settings(levels: selected, categories: VocabCategory.allCases)
         let forms = Set(VocabTest.allCases.map { store.canonical($0.predicate(settings: settings)) })
         let statements = Set(VocabTest.allCases.flatMap { store.compiled($0.predicate(settings: settings)).statements })

@@ -106,6 +106,9 @@ public final class TrainedStore: Sendable {
             throw StoreError.badMeta(path, key: StoreSchema.MetaKey.order, value: orderText, expected: Self.orderExpectation)
         }
         self.order = order
+        if tables.contains("vocabEntry") && !tables.contains("wordBlock") {
+            throw StoreError.notAStore(path, "a vocabulary store, without n-grams or a lexicon; read it with `lexiforge vocab count|quiz` or `VocabularyStore`")
+        }
         let required = ["wordBlock", "wordOrder", "wordCount"] + (order >= 2 ? (2...order).map(StoreSchema.ngramTable(order:)) : [])
         if let absent = required.first(where: { !tables.contains($0) }) {
             throw StoreError.damaged(path, "table `\(absent)` is missing (`meta.order` is \(order))")

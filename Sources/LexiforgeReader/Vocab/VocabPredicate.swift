@@ -245,6 +245,32 @@ public indirect enum VocabPredicate: Hashable, Sendable, CustomStringConvertible
         }
     }
 
+    /// TRUE and FALSE folded away (the other operands kept as they are): enough for SQL, and
+    /// linear, unlike ``canonical(in:)``.
+    var folded: VocabPredicate {
+        switch self {
+        case .and(let operands):
+            var kept: [VocabPredicate] = []
+            for p in operands.map(\.folded) {
+                if p == .none { return .none }
+                if p != .all { kept.append(p) }
+            }
+            return kept.isEmpty ? .all : kept.count == 1 ? kept[0] : .and(kept)
+        case .or(let operands):
+            var kept: [VocabPredicate] = []
+            for p in operands.map(\.folded) {
+                if p == .all { return .all }
+                if p != .none { kept.append(p) }
+            }
+            return kept.isEmpty ? .none : kept.count == 1 ? kept[0] : .or(kept)
+        case .not(let operand):
+            let inner = operand.folded
+            return inner == .all ? .none : inner == .none ? .all : .not(inner)
+        default:
+            return self
+        }
+    }
+
     /// The predicate with every prefix test replaced by its value.
     func substitutingPrefixes(_ value: (String) -> Bool) -> VocabPredicate {
         switch self {

@@ -68,7 +68,7 @@ public struct VocabCompiledQuery: Sendable, Hashable {
                 guard let start else { return false }
                 let upper = successor(of: p)
                 return !VocabPredicate.byteOrder(start, p) && (upper.map { VocabPredicate.byteOrder(start, $0) } ?? true)
-            }.canonical(in: facts)
+            }.folded
             var args: [Int64OrText] = []
             conditions.append(bucketCondition(restricted, levelBits: levelBits, arguments: &args))
             conditionArguments.append(args)
