@@ -194,3 +194,42 @@ struct VocabSharedDataTests {
         #expect(r.warnings.count == 1)   // やかん twice at N2; words at two levels merge silently
     }
 }
+
+/// `lexiforge vocab`: exit statuses and output.
+@Suite("Vocabulary command line")
+struct VocabCLITests {
+    static func fixture(_ name: String) -> String { Paths.fixture("vocab/" + name) }
+
+    @Test("import: bad rows are warnings (exit 0); --strict makes them errors (exit 1, no store); missing columns exit 1")
+    func importStatuses() throws {
+        let dir = try TemporaryFolder()
+        let store = dir.file("v.sqlite")
+        let lenient = try CLI.run(["vocab", "import", Self.fixture("bad.csv"), "-o", store, "--quiet"])
+        #expect(lenient.status == 0)
+        #expect(lenient.stderrLines.count == 6 && lenient.stderrLines.allSatisfy { $0.contains(": warning: ") })
+        let strict = try CLI.run(["vocab", "import", Self.fixture("bad.csv"), "-o", dir.file("s.sqlite"), "--quiet", "--strict"])
+        #expect(strict.status == 1)
+        #expect(strict.stderrLines.count == 6 && strict.stderrLines.allSatisfy { $0.hasPrefix("error: ") && $0.contains("bad.csv:") })
+        #expect(!FileManager.default.fileExists(atPath: dir.file("s.sqlite")))
+        let columns = try CLI.run(["vocab", "import", Self.fixture("nocolumns.csv"), "-o", dir.file("c.sqlite"), "--quiet"])
+        #expect(columns.status == 1 && columns.stderrLines.count == 1 && columns.stderr.contains("nocolumns.csv:1: no column for meaning"))
+        let usage = try CLI.run(["vocab", "import", Self.fixture("bad.csv"), "-o", store, "--columns", "spelling=1"])
+        #expect(usage.status == 64)
+    }
+
+    @Test("quiz: the same seed, the same questions; unknown levels exit 1; count --explain")
+    func quiz() throws {
+        let dir = try TemporaryFolder()
+        let store = dir.file("v.sqlite")
+        #expect(try CLI.run(["vocab", "import", Self.fixture("tiny.csv"), Self.fixture("tiny.tsv"), "-o", store, "--quiet"]).status == 0)
+        let arguments = ["vocab", "quiz", store, "--test", "choose-meaning", "--count", "3", "--seed", "7", "--choices", "2"]
+        let a = try CLI.run(arguments), b = try CLI.run(arguments)
+        #expect(a.status == 0 && a.stdout == b.stdout)
+        #expect(a.stdout.split(separator: "\n").filter { $0.contains("[choose-meaning]") }.count == 3)
+        let unknown = try CLI.run(["vocab", "quiz", store, "--test", "reading-input", "--levels", "N9"])
+        #expect(unknown.status == 1 && unknown.stderr.contains("has no level \"N9\"; its levels are N1, N2, N3, N4, N5"))
+        let count = try CLI.run(["vocab", "count", store, "--levels", "N5", "--explain"])
+        #expect(count.status == 0 && count.stdout.hasPrefix("4\n") && count.stdout.contains("canonical: level IN {N5}"))
+        #expect(try CLI.run(["vocab", "quiz", store, "--test", "choose-word", "--choices", "1"]).status == 64)
+    }
+}

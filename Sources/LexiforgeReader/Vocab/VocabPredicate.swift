@@ -249,26 +249,24 @@ public indirect enum VocabPredicate: Hashable, Sendable, CustomStringConvertible
     /// linear, unlike ``canonical(in:)``.
     var folded: VocabPredicate {
         switch self {
-        case .and(let operands):
-            var kept: [VocabPredicate] = []
-            for p in operands.map(\.folded) {
-                if p == .none { return .none }
-                if p != .all { kept.append(p) }
-            }
-            return kept.isEmpty ? .all : kept.count == 1 ? kept[0] : .and(kept)
-        case .or(let operands):
-            var kept: [VocabPredicate] = []
-            for p in operands.map(\.folded) {
-                if p == .all { return .all }
-                if p != .none { kept.append(p) }
-            }
-            return kept.isEmpty ? .none : kept.count == 1 ? kept[0] : .or(kept)
+        case .and(let operands): return Self.fold(operands, absorbing: .none, neutral: .all, join: VocabPredicate.and)
+        case .or(let operands): return Self.fold(operands, absorbing: .all, neutral: .none, join: VocabPredicate.or)
         case .not(let operand):
             let inner = operand.folded
             return inner == .all ? .none : inner == .none ? .all : .not(inner)
         default:
             return self
         }
+    }
+
+    private static func fold(_ operands: [VocabPredicate], absorbing: VocabPredicate, neutral: VocabPredicate,
+                             join: ([VocabPredicate]) -> VocabPredicate) -> VocabPredicate {
+        var kept: [VocabPredicate] = []
+        for p in operands.map(\.folded) {
+            if p == absorbing { return absorbing }
+            if p != neutral { kept.append(p) }
+        }
+        return kept.isEmpty ? neutral : kept.count == 1 ? kept[0] : join(kept)
     }
 
     /// The predicate with every prefix test replaced by its value.
