@@ -190,6 +190,9 @@ public indirect enum VocabPredicate: Hashable, Sendable, CustomStringConvertible
         case (.not(.levels(let x)), .not(.levels(let y))): return y.isSubset(of: x)
         case (.not(.prefix(let p)), .not(.prefix(let q))): return p.unicodeScalars.starts(with: q.unicodeScalars)
         case (.prefix(let p), .prefix(let q)): return p.unicodeScalars.starts(with: q.unicodeScalars)
+        case (.prefix(let p), .not(.prefix(let q))):
+            // Texts starting with p never start with q unless one prefix extends the other.
+            return !p.unicodeScalars.starts(with: q.unicodeScalars) && !q.unicodeScalars.starts(with: p.unicodeScalars)
         default: break
         }
         if case .and(let xs) = a, xs.contains(where: { implies($0, b, facts) }) { return true }
