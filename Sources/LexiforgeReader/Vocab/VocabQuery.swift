@@ -76,25 +76,26 @@ public struct VocabCompiledQuery: Sendable, Hashable {
         for args in conditionArguments { arguments += args }
         // Every bucket (a few dozen rows) with its flags; a WHERE would repeat every condition.
         let sql = "SELECT b.id, b.firstEntry, b.entries, " + conditions.joined(separator: ", ") + " FROM vocabBucket b ORDER BY b.id"
-        var spanArguments: [Int64OrText] = (1..<inner).map { .text(sortedBounds[$0]) }
-        let cases = (1..<inner).map { "WHEN e.expression < ? THEN \($0) " }.joined()
+        var spanArguments: [Int64OrText] = []
+        let cases = (1..<inner).map { "WHEN expression < ? THEN \($0) " }.joined()
         // Only the texts inside some prefix: outside them every prefix test is false, as in
-        // interval 0. One index range per prefix not inside another.
+        // interval 0. One covering range scan of the index per prefix not inside another (the
+        // ranges are disjoint, so UNION ALL counts each entry once).
         let outer = prefixes.filter { p in !prefixes.contains { q in q != p && p.unicodeScalars.starts(with: q.unicodeScalars) } }
             .sorted(by: VocabPredicate.byteOrder)
-        var ranges: [String] = []
+        var scans: [String] = []
         for p in outer {
             spanArguments.append(.text(p))
             if let upper = successor(of: p) {
                 spanArguments.append(.text(upper))
-                ranges.append("(e.expression >= ? AND e.expression < ?)")
+                scans.append("SELECT bucket, expression, id FROM vocabEntry WHERE expression >= ? AND expression < ?")
             } else {
-                ranges.append("e.expression >= ?")
+                scans.append("SELECT bucket, expression, id FROM vocabEntry WHERE expression >= ?")
             }
         }
-        let spanSQL = "SELECT e.bucket, " + (cases.isEmpty ? "\(inner)" : "CASE \(cases)ELSE \(inner) END")
-            + " AS interval, min(e.id), count(*) FROM vocabEntry e WHERE " + ranges.joined(separator: " OR ")
-            + " GROUP BY e.bucket, interval"
+        spanArguments = (1..<inner).map { .text(sortedBounds[$0]) } + spanArguments
+        let spanSQL = "SELECT bucket, " + (cases.isEmpty ? "\(inner)" : "CASE \(cases)ELSE \(inner) END")
+            + " AS interval, min(id), count(*) FROM (" + scans.joined(separator: " UNION ALL ") + ") GROUP BY bucket, interval"
         var query = VocabCompiledQuery(sql: sql, arguments: arguments, boundaries: m)
         query.flags = inner + 1
         query.spanSQL = spanSQL
