@@ -137,7 +137,7 @@ public indirect enum VocabPredicate: Hashable, Sendable, CustomStringConvertible
         for a in rest where rest.contains(where: { b in b.isLiteral && implies(a, negate(b, facts), facts) }) { return .none }
         // Drop what another operand implies (absorption: X AND (X OR Y) is X; a narrower level
         // test implies a wider one; categories without "untestable" imply `reading != nil`).
-        return joined(withoutImplied(rest, facts: facts, conjunction: true), all: true)
+        return simplified(rest, facts: facts, conjunction: true)
     }
 
     /// OR of canonical operands, canonical.
@@ -165,18 +165,26 @@ public indirect enum VocabPredicate: Hashable, Sendable, CustomStringConvertible
         // a OR b is TRUE when NOT a implies b (x OR NOT x; `reading != nil` OR "untestable").
         for a in rest where a.isLiteral && rest.contains(where: { b in implies(negate(a, facts), b, facts) }) { return .all }
         // Drop what implies another operand (absorption: X OR (X AND Y) is X).
-        return joined(withoutImplied(rest, facts: facts, conjunction: false), all: false)
+        return simplified(rest, facts: facts, conjunction: false)
     }
 
-    /// The operands without those another one makes redundant, decided in description order.
-    private static func withoutImplied(_ operands: Set<VocabPredicate>, facts: VocabFacts, conjunction: Bool) -> Set<VocabPredicate> {
-        var kept = operands
-        for p in operands.map({ ($0.description, $0) }).sorted(by: { byteOrder($0.0, $1.0) }).reversed().map(\.1) {
-            let others = kept.subtracting([p])
-            let redundant = others.contains { q in conjunction ? implies(q, p, facts) : implies(p, q, facts) }
-            if redundant { kept.remove(p) }
+    /// The operands without those another one makes redundant (decided in descending
+    /// description order), sorted by description and joined by AND or OR.
+    private static func simplified(_ operands: Set<VocabPredicate>, facts: VocabFacts, conjunction: Bool) -> VocabPredicate {
+        let items = operands.map { ($0.description, $0) }.sorted { byteOrder($0.0, $1.0) }.map(\.1)
+        var alive = [Bool](repeating: true, count: items.count)
+        for i in items.indices.reversed() {
+            let p = items[i]
+            alive[i] = !items.indices.contains { j in
+                j != i && alive[j] && (conjunction ? implies(items[j], p, facts) : implies(p, items[j], facts))
+            }
         }
-        return kept
+        let kept = items.indices.filter { alive[$0] }.map { items[$0] }
+        switch kept.count {
+        case 0: return conjunction ? .all : .none
+        case 1: return kept[0]
+        default: return conjunction ? .and(kept) : .or(kept)
+        }
     }
 
     /// Whether every entry satisfying canonical `a` satisfies canonical `b` (sound, not complete).
@@ -200,15 +208,6 @@ public indirect enum VocabPredicate: Hashable, Sendable, CustomStringConvertible
         if case .or(let xs) = a, xs.allSatisfy({ implies($0, b, facts) }) { return true }
         if case .and(let ys) = b, ys.allSatisfy({ implies(a, $0, facts) }) { return true }
         return false
-    }
-
-    private static func joined(_ operands: Set<VocabPredicate>, all: Bool) -> VocabPredicate {
-        let sorted = operands.map { ($0.description, $0) }.sorted { byteOrder($0.0, $1.0) }.map(\.1)
-        switch sorted.count {
-        case 0: return all ? .all : .none
-        case 1: return sorted[0]
-        default: return all ? .and(sorted) : .or(sorted)
-        }
     }
 
     /// A test or a negated test (no AND, OR, TRUE or FALSE).
