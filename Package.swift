@@ -15,6 +15,7 @@
 //   LexiforgePerceptron   averaged-perceptron part-of-speech tagger: training and greedy tagging
 //   LexiforgeWordlist     Android "combined" wordlists: streaming parser with diagnostics, writer
 //   LexiforgeSwipe        swipe features, trace files (JSON Lines) and the synthetic-swipe generator
+//   LexiforgeVocab        vocabulary lists (CSV/TSV, column mapping, level tags, diagnostics) and categories
 //   LexiforgeStoreWriter  builds a store atomically from plain values (schema from LexiforgeReader)
 //   LexiforgeBuild        the stages wired together: one model spec, one build entry (ngrams, train), the
 //                         corpus-sentence reader, hmm, wordlists, learn/merge, export
@@ -69,6 +70,7 @@ let package = Package(
         .target(name: "LexiforgePerceptron", dependencies: ["LexiforgeFormat"]),
         .target(name: "LexiforgeWordlist", dependencies: ["LexiforgeFormat", "LexiforgeCorpus", "CZlib"]),
         .target(name: "LexiforgeSwipe", dependencies: ["LexiforgeFormat", "LexiforgeCorpus"]),
+        .target(name: "LexiforgeVocab", dependencies: ["LexiforgeFormat", "LexiforgeCorpus"]),
         .target(
             name: "LexiforgeStoreWriter",
             dependencies: [
@@ -81,6 +83,7 @@ let package = Package(
             dependencies: [
                 "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
                 "LexiforgeStoreWriter", "LexiforgeHMM", "LexiforgePerceptron", "LexiforgeWordlist", "LexiforgeSwipe",
+                "LexiforgeVocab",
             ]),
         .target(
             name: "LexiforgeEvaluation",
@@ -109,6 +112,7 @@ let package = Package(
             dependencies: [
                 "LexiforgeTestSupport", "LexiforgeFormat", "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
                 "LexiforgeStoreWriter", "LexiforgeBuild", "LexiforgeEvaluation", "LexiforgeHMM", "LexiforgePerceptron", "LexiforgeWordlist", "LexiforgeSwipe",
+                "LexiforgeVocab",
             ],
             exclude: ["Fixtures"]),
     ],

@@ -13,6 +13,8 @@ public struct ModelInputs: Sendable {
     public var lemmaTraining: [String] = []
     public var tagged: [String] = []
     public var wordlists: [String] = []
+    /// Vocabulary lists (a vocabulary model).
+    public var vocabularies: [String] = []
     public var expectedSHA256: [String: String] = [:]
 
     public init(corpora: [String], lemmaTraining: [String] = []) {
@@ -27,24 +29,42 @@ public struct ModelInputs: Sendable {
         let lemmas = manifest.resolve(spec.lemmaTraining, what: "corpus", modelPath: modelPath)
         let tagged = manifest.resolve(spec.hmmTagged, what: "corpus", modelPath: modelPath)
         let wordlists = manifest.resolve(spec.wordlists, what: "wordlist", modelPath: modelPath)
-        let problems = wordlists.problems + corpora.problems + lemmas.problems + tagged.problems
+        let vocabularies = manifest.resolve(spec.vocabulary, what: "vocabulary list", modelPath: modelPath)
+        let problems = wordlists.problems + corpora.problems + lemmas.problems + tagged.problems + vocabularies.problems
         if !problems.isEmpty { throw PipelineError(problems) }
         self.init(corpora: corpora.paths, lemmaTraining: lemmas.paths)
         self.tagged = tagged.paths
         self.wordlists = wordlists.paths
-        for part in [corpora, lemmas, tagged, wordlists] { expectedSHA256.merge(part.expected) { first, _ in first } }
+        self.vocabularies = vocabularies.paths
+        for part in [corpora, lemmas, tagged, wordlists, vocabularies] { expectedSHA256.merge(part.expected) { first, _ in first } }
     }
 }
 
-/// `lexiforge train MODEL -o STORE`: a model file resolved against its manifest, then ``ModelBuild``.
+/// What `train` built: an n-gram store (with everything beside the n-grams) or another kind.
+public enum TrainReport: Sendable {
+    case ngrams(NgramBuildReport)
+    case vocabulary(VocabImportReport)
+
+    /// The n-gram report, nil for another kind of store.
+    public var ngrams: NgramBuildReport? { if case .ngrams(let report) = self { report } else { nil } }
+}
+
+/// `lexiforge train MODEL -o STORE`: a model file resolved against its manifest, then the build of
+/// its kind: ``ModelBuild`` for n-grams, ``VocabTrain`` for a vocabulary.
 public enum Train {
-    public static func run(modelPath: String, output: String, strict: Bool, progress: StageProgress) throws -> NgramBuildReport {
+    public static func run(modelPath: String, output: String, strict: Bool, progress: StageProgress) throws -> TrainReport {
         let (spec, warnings) = try ModelSpec.load(path: modelPath)
         if strict && !warnings.isEmpty { throw PipelineError(warnings.map { $0 + " (an error under --strict)" }) }
         for warning in warnings { progress.warn(warning) }
         let inputs = try ModelInputs(resolving: spec, modelPath: modelPath)
         progress.say("model \(spec.name): \(spec.description)")
-        return try ModelBuild.run(spec, inputs: inputs, output: output, strict: strict, progress: progress, source: .modelFile(modelPath))
+        switch spec.kind {
+        case .ngrams:
+            return .ngrams(try ModelBuild.run(spec, inputs: inputs, output: output, strict: strict, progress: progress, source: .modelFile(modelPath)))
+        case .vocabulary:
+            try spec.check(.modelFile(modelPath))
+            return .vocabulary(try VocabTrain.run(spec, inputs: inputs, output: output, strict: strict, progress: progress))
+        }
     }
 }
 

@@ -67,8 +67,20 @@ public struct ModelSpec: Sendable, Equatable {
     public var hmmStates: Int?
     public var hmmSeed: UInt64 = 1
     public var hmmIterations = 20
+    // Other kinds of store: a model naming one of these builds that store instead of n-grams.
+    /// Vocabulary lists (CSV/TSV): a vocabulary store for study apps (``VocabTrain``).
+    public var vocabulary: [String] = []
 
     public init() {}
+
+    /// What a spec builds: n-grams (with everything beside them) or another kind of store.
+    public enum StoreKind: String, Sendable { case ngrams, vocabulary }
+
+    public var kind: StoreKind { vocabulary.isEmpty ? .ngrams : .vocabulary }
+
+    /// The keys another kind of store takes (besides its own): a typo in an n-gram key of such a
+    /// model is named, never silently ignored.
+    static let identityKeys: Set<Key> = [.name, .description]
 
     /// Every key of the model-file schema, in the order of the documentation.
     public enum Key: String, CaseIterable, CodingKey, Sendable {
@@ -98,6 +110,7 @@ public struct ModelSpec: Sendable, Equatable {
         case hmmStates = "hmm_states"
         case hmmSeed = "hmm_seed"
         case hmmIterations = "hmm_iterations"
+        case vocabulary
 
         /// The command-line spelling of the same option.
         public var flag: String { "--" + rawValue.replacingOccurrences(of: "_", with: "-") }
@@ -158,7 +171,7 @@ extension ModelSpec {
     public func validate() -> [SpecDiagnostic] {
         var out: [SpecDiagnostic] = []
         func error(_ key: Key, _ message: String) { out.append(.init(.error, key, message)) }
-        if corpora.isEmpty { error(.corpora, "must name at least one corpus") }
+        if kind == .ngrams && corpora.isEmpty { error(.corpora, "must name at least one corpus") }
         if !(1...StoreSchema.maxOrder).contains(order) { error(.order, "\(order) is out of range; use 1 to \(StoreSchema.maxOrder)") }
         if minCount.contains(where: { $0 < 1 }) || zip(minCount, minCount.dropFirst()).contains(where: { $0 > $1 }) {
             error(.minCount, "must be counts ≥ 1 per order from 2, not decreasing (e.g. 1,2): a kept n-gram needs its shorter parts")
@@ -316,6 +329,14 @@ extension ModelSpec: Decodable {
             if seed >= 1 { hmmSeed = UInt64(seed) } else { problem(.hmmSeed, "must be a positive integer") }
         }
         hmmIterations = read(.hmmIterations, Int.self, "a positive integer") ?? hmmIterations
+        vocabulary = read(.vocabulary, [String].self, "a non-empty array of manifest names of vocabulary lists (CSV or TSV)") ?? []
+        if raw.contains(AnyKey(stringValue: Key.vocabulary.rawValue)) {
+            if vocabulary.isEmpty { problem(.vocabulary, "must be a non-empty array of manifest names of vocabulary lists (CSV or TSV)") }
+            let others = raw.allKeys.compactMap { Key(rawValue: $0.stringValue) }.filter { $0 != .vocabulary && !Self.identityKeys.contains($0) }
+            if !others.isEmpty {
+                problem(.vocabulary, "builds a vocabulary store and takes only \"name\" and \"description\" besides; remove \(others.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
+            }
+        }
         if hmmStates == nil, let key = [Key.hmmSeed, .hmmIterations].first(where: { raw.contains(AnyKey(stringValue: $0.rawValue)) }) {
             problem(key, "is a Baum-Welch option; add {hmm_states}: K")
         }
@@ -341,6 +362,10 @@ extension ModelSpec: Encodable {
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(name, forKey: .name)
         try c.encode(description, forKey: .description)
+        if kind == .vocabulary {
+            try c.encode(vocabulary, forKey: .vocabulary)
+            return
+        }
         try c.encode(corpora, forKey: .corpora)
         try c.encode(order, forKey: .order)
         try c.encode(lowercase, forKey: .lowercase)
@@ -371,6 +396,7 @@ extension ModelSpec: Encodable {
             try c.encode(hmmTagged, forKey: .hmmTagged)
             try c.encode(hmmTagset.rawValue, forKey: .hmmTagset)
         }
+        if !vocabulary.isEmpty { try c.encode(vocabulary, forKey: .vocabulary) }
         if let hmmStates {
             try c.encode(hmmStates, forKey: .hmmStates)
             try c.encode(Int(hmmSeed), forKey: .hmmSeed)

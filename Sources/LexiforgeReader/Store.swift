@@ -77,36 +77,7 @@ public final class TrainedStore: Sendable {
     let wordTextCache = WordTextCache()
 
     public init(path: String) throws {
-        guard FileManager.default.fileExists(atPath: path) else { throw StoreError.missing(path) }
-        var configuration = Configuration()
-        configuration.readonly = true
-        // A store is never changed in place (builds, `learn` and `merge` rename a new file over
-        // it), so the connection takes its shared lock once and keeps it, and maps the file:
-        // no lock, journal check or page copy per query.
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE; PRAGMA mmap_size = 268435456")
-        }
-        let queue: DatabaseQueue
-        do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
-        } catch {
-            throw StoreError.notAStore(path, "\(error)")
-        }
-        let (applicationID, version): (Int32, Int)
-        do {
-            (applicationID, version) = try queue.read { db in
-                (try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
-                 try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0)
-            }
-        } catch {
-            throw StoreError.notAStore(path, "SQLite cannot read it: \((error as? DatabaseError)?.message ?? "\(error)")")
-        }
-        guard applicationID == StoreSchema.applicationID else {
-            throw StoreError.notAStore(path, version == 0 ? "no Lexiforge application id; an unfinished build or another database" : "foreign application id \(applicationID)")
-        }
-        guard version == StoreSchema.version else {
-            throw StoreError.wrongVersion(path, found: version, expected: StoreSchema.version)
-        }
+        let queue = try Self.openReadOnly(path: path)
         self.path = path
         self.queue = queue
         let meta: [String: String]
@@ -135,6 +106,9 @@ public final class TrainedStore: Sendable {
             throw StoreError.badMeta(path, key: StoreSchema.MetaKey.order, value: orderText, expected: Self.orderExpectation)
         }
         self.order = order
+        if tables.contains("vocab_entry") && !tables.contains("word_block") {
+            throw StoreError.notAStore(path, "a vocabulary store, without n-grams or a lexicon; read it with `lexiforge vocab count|quiz` or `VocabularyStore`")
+        }
         let required = ["word_block", "word_order", "word_count"] + (order >= 2 ? (2...order).map(StoreSchema.ngramTable(order:)) : [])
         if let absent = required.first(where: { !tables.contains($0) }) {
             throw StoreError.damaged(path, "table `\(absent)` is missing (`meta.order` is \(order))")

@@ -29,8 +29,12 @@ struct Train: ParsableCommand {
                 ModelBuild.stageBoundaryHook = { if $0 == stage { kill(getpid(), SIGKILL) } }
             }
             let progress = StageProgress(quiet: build.quiet)
-            let report = try LexiforgeBuild.Train.run(modelPath: model, output: output, strict: build.strict, progress: progress)
-            printStatistics(report, output: output, progress: progress)
+            switch try LexiforgeBuild.Train.run(modelPath: model, output: output, strict: build.strict, progress: progress) {
+            case .ngrams(let report):
+                printStatistics(report, output: output, progress: progress)
+            case .vocabulary(let vocabulary):
+                progress.say("\(output): \(vocabulary.storeBytes) bytes; \(vocabulary.summary)")
+            }
             printMeasure(progress, build.measure)
         }
     }

@@ -1,0 +1,311 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// One entry of a vocabulary store.
+public struct VocabEntry: Sendable, Hashable, CustomStringConvertible {
+    public var id: Int64
+    public var expression: String
+    public var reading: String?
+    public var meaning: String?
+    /// Level names, in the store's level order.
+    public var levels: [String]
+    public var category: VocabCategory
+    /// The list's other tags, space-separated.
+    public var tags: String?
+
+    public init(id: Int64, expression: String, reading: String?, meaning: String?, levels: [String], category: VocabCategory, tags: String? = nil) {
+        self.id = id
+        self.expression = expression
+        self.reading = reading
+        self.meaning = meaning
+        self.levels = levels
+        self.category = category
+        self.tags = tags
+    }
+
+    public var description: String {
+        "\(expression)\t\(reading ?? "-")\t\(meaning ?? "-")\t\(levels.joined(separator: " "))\t\(category.name)"
+    }
+
+    /// Whether the entry satisfies `predicate` (brute force).
+    public func matches(_ predicate: VocabPredicate) -> Bool {
+        predicate.matches(levels: Set(levels), category: category, expression: expression, reading: reading, meaning: meaning)
+    }
+}
+
+/// A read-only vocabulary store: counts, uniform random picks and multiple-choice distractors for
+/// any ``VocabPredicate``, without loading the matching rows.
+///
+/// ```swift
+/// let store = try VocabularyStore(path: "Artifacts/jlpt.sqlite")
+/// var rng = SplitMix64(seed: 1)
+/// let question = try store.random(matching: .and([.levels(["N3"]), .categories([.kanji])]), using: &rng)
+/// let wrong = try store.distractors(for: question!, count: 3, using: &rng)
+/// ```
+/// Every predicate is canonicalized with what the store knows (its levels, which fields are
+/// never NULL), compiled to one SQL statement over the small `vocab_bucket` table, and its answer
+/// (id ranges, ``VocabMatches``) cached by canonical form (``cacheCapacity`` forms, least
+/// recently added dropped first). A pick is then a binary search and one primary-key read.
+public final class VocabularyStore: @unchecked Sendable {
+    public let path: String
+    let queue: DatabaseQueue
+    public let meta: [String: String]
+    /// Level names by bit.
+    public let levels: [String]
+    let levelBits: [String: Int]
+    /// What the rows are like (for canonicalization).
+    public let facts: VocabFacts
+    /// Entries in the store.
+    public let entryCount: Int
+    /// Canonical forms whose answers are kept.
+    public static let cacheCapacity = 256
+
+    private let lock = NSLock()
+    private var cache: [VocabPredicate: VocabMatches] = [:]
+    private var cacheOrder: [VocabPredicate] = []
+    private var canonicalForms: [VocabPredicate: VocabPredicate] = [:]
+    private var statementsRun = Set<String>()
+    private var hits = 0, misses = 0
+
+    public init(path: String) throws {
+        queue = try TrainedStore.openReadOnly(path: path)
+        self.path = path
+        do {
+            let loaded = try queue.inDatabase { db -> (meta: [String: String], levels: [String], facts: VocabFacts, entries: Int)? in
+                var meta: [String: String] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT key, value FROM meta") {
+                    meta[try row.text(0, "meta", "key")] = try row.text(1, "meta", "value")
+                }
+                let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+                guard StoreSchema.Vocab.tables.allSatisfy(tables.contains) else { return nil }
+                guard meta[StoreSchema.Vocab.MetaKey.schema] == String(StoreSchema.Vocab.version) else {
+                    throw StoreError.badMeta(path, key: StoreSchema.Vocab.MetaKey.schema, value: meta[StoreSchema.Vocab.MetaKey.schema],
+                                             expected: "\(StoreSchema.Vocab.version) (rebuild the store with `lexiforge vocab import`)")
+                }
+                var levels: [String] = []
+                for row in try Row.fetchAll(db, sql: "SELECT id, name FROM vocab_level ORDER BY id") {
+                    let id = try row.int(0, "vocab_level", "id", in: 0...Int64(StoreSchema.Vocab.maxLevels - 1))
+                    guard id == levels.count else { throw StoreDamage("`vocab_level.id` \(id) is not dense (expected \(levels.count))") }
+                    levels.append(try row.text(1, "vocab_level", "name"))
+                }
+                var everyHasLevel = true, readingAlways = true, meaningAlways = true
+                var entries = 0
+                var next: Int64 = 1
+                for row in try Row.fetchAll(db, sql: "SELECT levels, category, has_reading, has_meaning, first_entry, entries FROM vocab_bucket ORDER BY id") {
+                    let mask = try row.integer(0, "vocab_bucket", "levels", in: 0...((1 << Int64(levels.count)) - 1))
+                    _ = try row.integer(1, "vocab_bucket", "category", in: 0...Int64(VocabCategory.allCases.count - 1))
+                    if mask == 0 { everyHasLevel = false }
+                    if try row.integer(2, "vocab_bucket", "has_reading", in: 0...1) == 0 { readingAlways = false }
+                    if try row.integer(3, "vocab_bucket", "has_meaning", in: 0...1) == 0 { meaningAlways = false }
+                    let first = try row.integer(4, "vocab_bucket", "first_entry", in: 1...Int64(Int32.max))
+                    let n = try row.integer(5, "vocab_bucket", "entries", in: 1...Int64(Int32.max))
+                    guard first == next else { throw StoreDamage("`vocab_bucket` ranges are not contiguous (first_entry \(first), expected \(next))") }
+                    next = first + n
+                    entries += Int(n)
+                }
+                var neverNull: Set<VocabField> = [.expression]
+                if readingAlways { neverNull.insert(.reading) }
+                if meaningAlways { neverNull.insert(.meaning) }
+                return (meta, levels, VocabFacts(levels: Set(levels), everyEntryHasLevel: everyHasLevel, neverNull: neverNull), entries)
+            }
+            guard let loaded else {
+                throw StoreError.notAStore(path, "no vocabulary tables; build one with `lexiforge vocab import LIST... -o \(path)`")
+            }
+            meta = loaded.meta
+            levels = loaded.levels
+            facts = loaded.facts
+            entryCount = loaded.entries
+        } catch let error as StoreDamage {
+            throw StoreError.damaged(path, error.what)
+        } catch let error as DatabaseError {
+            throw StoreError.damaged(path, error.message ?? error.description)
+        }
+        levelBits = Dictionary(uniqueKeysWithValues: levels.enumerated().map { ($1, $0) })
+    }
+
+    /// The predicate's canonical form in this store (the cache key). Remembered per predicate
+    /// as given, so asking again with an equal value skips the rewriting.
+    public func canonical(_ predicate: VocabPredicate) -> VocabPredicate {
+        lock.lock()
+        if let known = canonicalForms[predicate] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        let form = predicate.canonical(in: facts)
+        lock.lock()
+        defer { lock.unlock() }
+        if canonicalForms.count >= 4 * Self.cacheCapacity { canonicalForms = [:] }
+        canonicalForms[predicate] = form
+        return form
+    }
+
+    /// The SQL statement a predicate is answered with.
+    public func compiled(_ predicate: VocabPredicate) -> VocabCompiledQuery {
+        VocabCompiledQuery.compile(canonical(predicate), levelBits: levelBits, facts: facts)
+    }
+
+    /// The entries matching `predicate`, as id ranges (cached by canonical form).
+    public func matches(_ predicate: VocabPredicate) throws -> VocabMatches {
+        let key = canonical(predicate)
+        lock.lock()
+        if let found = cache[key] {
+            hits += 1
+            lock.unlock()
+            return found
+        }
+        lock.unlock()
+        let query = VocabCompiledQuery.compile(key, levelBits: levelBits, facts: facts)
+        let found: VocabMatches
+        do {
+            found = try queue.inDatabase { db in try VocabMatches.fetch(query, db) }
+        } catch let error as StoreDamage {
+            throw StoreError.damaged(path, error.what)
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        misses += 1
+        statementsRun.insert(query.sql)
+        if cache[key] == nil {
+            if cacheOrder.count >= Self.cacheCapacity { cache[cacheOrder.removeFirst()] = nil }
+            cache[key] = found
+            cacheOrder.append(key)
+        }
+        return found
+    }
+
+    /// How many entries match.
+    public func count(matching predicate: VocabPredicate) throws -> Int { try matches(predicate).count }
+
+    /// An entry picked uniformly among those matching, or nil when none does.
+    /// - Complexity: O(log r) over the cached ranges plus one primary-key read.
+    public func random<G: RandomNumberGenerator>(matching predicate: VocabPredicate, using generator: inout G) throws -> VocabEntry? {
+        let found = try matches(predicate)
+        guard found.count > 0 else { return nil }
+        return try entry(id: found.id(at: Int.random(in: 0..<found.count, using: &generator)))
+    }
+
+    /// Up to `count` distinct entries for the wrong answers of a multiple-choice question on
+    /// `entry`: the same category, a level in common, matching `predicate`, and an expression,
+    /// reading and meaning different from the entry's and from each other's. Fewer when the
+    /// store has fewer.
+    public func distractors<G: RandomNumberGenerator>(
+        for entry: VocabEntry, count: Int, matching predicate: VocabPredicate = .all, using generator: inout G
+    ) throws -> [VocabEntry] {
+        guard count > 0 else { return [] }
+        let pool = try matches(.and([predicate, .categories([entry.category]), .levels(Set(entry.levels))]))
+        var chosen: [VocabEntry] = []
+        func acceptable(_ c: VocabEntry) -> Bool {
+            ([entry] + chosen).allSatisfy { other in
+                c.id != other.id && c.expression != other.expression
+                    && (c.reading == nil || c.reading != other.reading) && (c.meaning == nil || c.meaning != other.meaning)
+            }
+        }
+        var tried = Set<Int>()
+        // Random draws first (the pool is usually far larger than the answer); then the rest in random order.
+        var attempts = 0
+        while chosen.count < count && attempts < 8 * count + 16 && tried.count < pool.count {
+            attempts += 1
+            let k = Int.random(in: 0..<pool.count, using: &generator)
+            guard tried.insert(k).inserted, let candidate = try self.entry(id: pool.id(at: k)) else { continue }
+            if acceptable(candidate) { chosen.append(candidate) }
+        }
+        if chosen.count < count && tried.count < pool.count {
+            guard pool.count <= 100_000 else { return chosen }
+            for k in (0..<pool.count).shuffled(using: &generator) where !tried.contains(k) {
+                guard let candidate = try self.entry(id: pool.id(at: k)) else { continue }
+                if acceptable(candidate) { chosen.append(candidate) }
+                if chosen.count == count { break }
+            }
+        }
+        return chosen
+    }
+
+    static let entrySQL = """
+        SELECT e.expression, e.reading, e.meaning, e.tags, b.levels, b.category
+        FROM vocab_entry e JOIN vocab_bucket b ON b.id = e.bucket WHERE e.id = ?
+        """
+
+    /// The entry with this id, or nil.
+    /// - Complexity: two primary-key reads (the entry, its bucket), with raw SQLite calls.
+    public func entry(id: Int64) throws -> VocabEntry? {
+        do {
+            return try queue.inDatabase { db in
+                let handle = try db.cachedStatement(sql: Self.entrySQL).sqliteStatement
+                defer { sqlite3_reset(handle) }
+                sqlite3_bind_int64(handle, 1, id)
+                let status = sqlite3_step(handle)
+                if status == SQLITE_DONE { return nil }
+                guard status == SQLITE_ROW else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                }
+                func text(_ i: Int32, _ column: String) throws -> String? {
+                    switch sqlite3_column_type(handle, i) {
+                    case SQLITE_NULL where column != "expression": return nil
+                    case SQLITE_TEXT:
+                        guard let bytes = sqlite3_column_text(handle, i) else { return "" }
+                        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, i))), as: UTF8.self)
+                    default: throw StoreDamage("`vocab_entry.\(column)` of entry \(id) is not text")
+                    }
+                }
+                func integer(_ i: Int32, _ column: String, in range: ClosedRange<Int64>) throws -> Int64 {
+                    let v = sqlite3_column_int64(handle, i)
+                    guard sqlite3_column_type(handle, i) == SQLITE_INTEGER, range.contains(v) else {
+                        throw StoreDamage("`vocab_bucket.\(column)` of entry \(id)'s bucket is not an integer in \(range)")
+                    }
+                    return v
+                }
+                let mask = try integer(4, "levels", in: 0...((1 << Int64(levels.count)) - 1))
+                let code = try integer(5, "category", in: 0...Int64(VocabCategory.allCases.count - 1))
+                return VocabEntry(
+                    id: id, expression: try text(0, "expression") ?? "", reading: try text(1, "reading"), meaning: try text(2, "meaning"),
+                    levels: levels.indices.filter { mask & (1 << Int64($0)) != 0 }.map { levels[$0] },
+                    category: VocabCategory(rawValue: Int(code))!, tags: try text(3, "tags"))
+            }
+        } catch let error as StoreDamage {
+            throw StoreError.damaged(path, error.what)
+        }
+    }
+
+    /// An entry from a row of ``entrySQL``'s columns starting at column `o`.
+    func entry(id: Int64, row: Row, at o: Int = 0) throws -> VocabEntry {
+        let mask = try row.integer(o + 4, "vocab_bucket", "levels", in: 0...((1 << Int64(levels.count)) - 1))
+        let code = try row.int(o + 5, "vocab_bucket", "category", in: 0...Int64(VocabCategory.allCases.count - 1))
+        return VocabEntry(
+            id: id, expression: try row.text(o, "vocab_entry", "expression"),
+            reading: try row.optionalText(o + 1, "vocab_entry", "reading"), meaning: try row.optionalText(o + 2, "vocab_entry", "meaning"),
+            levels: levels.indices.filter { mask & (1 << Int64($0)) != 0 }.map { levels[$0] },
+            category: VocabCategory(rawValue: code)!, tags: try row.optionalText(o + 3, "vocab_entry", "tags"))
+    }
+
+    /// Every entry in id order (for tools and tests; a front end never needs this).
+    public func allEntries() throws -> [VocabEntry] {
+        do {
+            return try queue.inDatabase { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT e.id, e.expression, e.reading, e.meaning, e.tags, b.levels, b.category
+                    FROM vocab_entry e JOIN vocab_bucket b ON b.id = e.bucket ORDER BY e.id
+                    """).map { row in try entry(id: try row.integer(0, "vocab_entry", "id"), row: row, at: 1) }
+            }
+        } catch let error as StoreDamage {
+            throw StoreError.damaged(path, error.what)
+        }
+    }
+
+    /// Cache use since the store was opened: hits, misses, and the distinct SQL statements run.
+    public var cacheStatistics: (hits: Int, misses: Int, statements: Set<String>) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (hits, misses, statementsRun)
+    }
+
+    /// Empties the cache (benchmarks measure first queries with it).
+    public func clearCache() {
+        lock.lock()
+        defer { lock.unlock() }
+        cache = [:]
+        cacheOrder = []
+        canonicalForms = [:]
+    }
+}
