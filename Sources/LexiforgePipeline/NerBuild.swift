@@ -1,0 +1,123 @@
+import Foundation
+import LexiforgeCorpus
+import LexiforgeEntities
+import LexiforgeReader
+import LexiforgeStoreWriter
+
+/// One named-entity training file and the weight of its sentences' updates.
+public struct WeightedFile: Sendable, Equatable {
+    public var path: String
+    public var weight: Float
+    public init(path: String, weight: Float = 1) {
+        self.path = path
+        self.weight = weight
+    }
+}
+
+/// `lexiforge ner train`, `ner`, `eval ner`: the named-entity stage wired to files and stores.
+public enum NerBuild {
+    /// Reads IOB2/CoNLL files; errors (every bad line of every file) are thrown together, and
+    /// warnings (repaired `I-` tags) too under `strict`, else reported through `progress`.
+    public static func read(_ paths: [String], strict: Bool, progress: StageProgress) throws -> IOB2ReadResult {
+        let problems = paths.compactMap(NgramBuild.checkInput)
+        if !problems.isEmpty { throw PipelineError(problems) }
+        let result = IOB2Reader.read(paths)
+        if !result.errors.isEmpty || (strict && !result.warnings.isEmpty) {
+            throw PipelineError(result.errors + (strict ? result.warnings.map { $0 + " (an error under --strict)" } : []))
+        }
+        if !result.warnings.isEmpty {
+            for warning in result.warnings.prefix(10) { progress.say("warning: \(warning)") }
+            progress.say("warning: \(result.warnings.count) line(s) repaired (I- read as B-, empty words skipped) in \(paths.joined(separator: ", "))")
+        }
+        return result
+    }
+
+    /// Trains on `files` and writes the store at `output` atomically.
+    public static func train(_ files: [WeightedFile], output: String, config: EntityTrainerConfig, strict: Bool,
+                             progress: StageProgress) throws -> (sentences: Int, tokens: Int, features: Int, storeBytes: Int) {
+        let file = try AtomicStoreFile.prepare(path: output)
+        let trainer = EntityTrainer(config: config)
+        var summaries: [CorpusFileSummary] = []
+        var repaired = 0
+        for input in files {
+            let result = try read([input.path], strict: strict, progress: progress)
+            summaries += result.files
+            repaired += result.warnings.count
+            for sentence in result.sentences { trainer.add(sentence, weight: input.weight) }
+        }
+        guard trainer.tokens > 0 else {
+            throw PipelineError("\(files.map(\.path).joined(separator: ", ")): no labelled words to train on")
+        }
+        progress.say("training on \(trainer.sentenceCount) sentences, \(trainer.tokens) tokens, \(config.epochs) epochs")
+        let model = trainer.finish()
+        typealias Key = StoreSchema.MetaKey
+        let inputs = zip(summaries, files).map { summary, input in
+            "{\"file\":\(jsonString(URL(fileURLWithPath: summary.path).lastPathComponent)),\"sha256\":\"\(summary.sha256)\",\"bytes\":\(summary.storedBytes),\"weight\":\(input.weight)}"
+        }
+        var meta: [String: String] = [
+            Key.schemaVersion: String(StoreSchema.version),
+            Key.toolchain: toolchainVersion,
+            Key.order: "1",
+            Key.model: "entity-tagger",
+            Key.inputs: "[" + inputs.joined(separator: ",") + "]",
+            Key.tokens: String(trainer.tokens),
+            Key.sentences: String(trainer.sentenceCount),
+            Key.entities: "{\"model\":\"structured-averaged-perceptron\",\"feature_version\":\(StoreSchema.Entities.featureVersion),\"epochs\":\(config.epochs),\"seed\":\(config.seed),\"gazetteer\":\(config.gazetteer),\"types\":[\(model.labels.types.map(jsonString).joined(separator: ","))],\"features\":\(model.features.count),\"repaired_lines\":\(repaired)}",
+        ]
+        if let created = buildTimestamp() { meta[Key.created] = created }
+        try StoreWriter.writeEntities(model, meta: meta, to: file)
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+        return (trainer.sentenceCount, trainer.tokens, model.features.count, bytes)
+    }
+
+    /// `eval ner STORE FILE...`: exact-span scores of the store's tagger on gold files.
+    public static func evaluate(store: String, gold: [String], strict: Bool, progress: StageProgress) throws -> EntityScore {
+        let tagger = try EntityTagger(path: store)
+        let sentences = try read(gold, strict: strict, progress: progress).sentences
+        return EntityEvaluation.score(tagger.model, on: sentences)
+    }
+
+    /// `eval ner --folds K --train FILE... GOLD`: K-fold cross-validation on the gold files,
+    /// each fold's model trained on the other folds plus `extra`.
+    public static func crossValidate(gold: [String], extra: [WeightedFile], folds: Int, goldWeight: Float,
+                                     config: EntityTrainerConfig, strict: Bool,
+                                     progress: StageProgress) throws -> (pooled: EntityScore, folds: [EntityScore]) {
+        let sentences = try read(gold, strict: strict, progress: progress).sentences
+        var extraSentences: [(LabeledSentence, Float)] = []
+        for input in extra {
+            extraSentences += try read([input.path], strict: strict, progress: progress).sentences.map { ($0, input.weight) }
+        }
+        return EntityEvaluation.crossValidate(sentences, folds: folds, extra: extraSentences, goldWeight: goldWeight,
+                                              config: config) { progress.say($0) }
+    }
+
+    /// `ner STORE FILE...`: the entities of each text file (standard input when none), one per
+    /// line: `start<TAB>end<TAB>TYPE<TAB>text` (Unicode scalar offsets into the file), after a
+    /// `# FILE` line when there are several files.
+    public static func tag(store: String, files: [String], joinNames: Bool, output: (String) -> Void) throws {
+        let tagger = try EntityTagger(path: store)
+        let problems = files.compactMap(NgramBuild.checkInput)
+        if !problems.isEmpty { throw PipelineError(problems) }
+        if files.isEmpty {
+            var text = ""
+            while let line = readLine(strippingNewline: false) { text += line }
+            for entity in tagger.entities(in: text, joinNames: joinNames) { output(entity.description) }
+            return
+        }
+        var errors: [String] = []
+        for path in files {
+            let text: String
+            do { text = try SearchBuild.text(of: path) } catch {
+                errors.append("\(error)")
+                continue
+            }
+            if files.count > 1 { output("# \(path)") }
+            if text.allSatisfy(\.isWhitespace) {
+                errors.append("\(path): empty document (no text to tag)")
+                continue
+            }
+            for entity in tagger.entities(in: text, joinNames: joinNames) { output(entity.description) }
+        }
+        if !errors.isEmpty { throw PipelineError(errors) }
+    }
+}

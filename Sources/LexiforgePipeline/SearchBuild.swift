@@ -1,0 +1,221 @@
+import Foundation
+import LexiforgeCorpus
+import LexiforgeReader
+import LexiforgeStoreWriter
+import LexiforgeText
+
+/// What `lexiforge index` builds from.
+public struct SearchIndexConfig: Sendable {
+    /// Folders of text files (every regular file under them, recursively), JSON Lines files
+    /// (`.jsonl`: one `{"id": ..., "text": ...}` object a line), or single text files.
+    public var inputs: [String]
+    public var output: String
+    public var lemmatizer: LemmatizerSource
+    /// Tag each line with this UPOS tagger and vote lemmas over its posteriors; nil: tag-free.
+    public var tagger: TaggerSource?
+    public var strict = false
+    public init(inputs: [String], output: String, lemmatizer: LemmatizerSource, tagger: TaggerSource? = nil, strict: Bool = false) {
+        self.inputs = inputs
+        self.output = output
+        self.lemmatizer = lemmatizer
+        self.tagger = tagger
+        self.strict = strict
+    }
+}
+
+public struct SearchIndexReport: Sendable {
+    public var documents = 0
+    public var tokens = 0
+    public var forms = 0
+    public var storeBytes = 0
+    /// CPU seconds of this thread: training the lemmatizer (and tagger), then reading, lemmatizing and writing.
+    public var trainingCPUSeconds = 0.0
+    public var indexingCPUSeconds = 0.0
+    public var indexingSeconds = 0.0
+}
+
+/// `lexiforge index` and `eval search`: the lemma search index.
+public enum SearchBuild {
+    /// The documents of the inputs, in order: each folder's files by path (byte order), each
+    /// JSON Lines file's lines in order. Empty documents are skipped with a warning (an error
+    /// under `strict`); unreadable files, bad JSON lines and repeated names are errors, all
+    /// reported together.
+    public static func documents(_ inputs: [String], strict: Bool,
+                                 progress: StageProgress) throws -> [(name: String, text: String)] {
+        var out: [(name: String, text: String)] = []
+        var errors: [String] = [], warnings: [String] = []
+        var seen: [String: String] = [:]
+        func add(_ name: String, _ text: String, at place: String) {
+            if text.allSatisfy(\.isWhitespace) {
+                warnings.append("\(place): empty document \"\(name)\"; skipped")
+                return
+            }
+            if let first = seen[name] {
+                errors.append("\(place): document name \"\(name)\" repeats \(first); names must be unique")
+                return
+            }
+            seen[name] = place
+            out.append((name, text))
+        }
+        func readText(_ path: String) -> String? {
+            do { return try text(of: path) } catch {
+                errors.append("\(error)")
+                return nil
+            }
+        }
+        for input in inputs {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
+                errors.append(CorpusError.missing(input).description)
+                continue
+            }
+            if isDirectory.boolValue {
+                let base = URL(fileURLWithPath: input).standardizedFileURL.path
+                var files: [String] = []
+                if let walker = FileManager.default.enumerator(atPath: base) {
+                    while let relative = walker.nextObject() as? String {
+                        var info = stat()
+                        guard lstat(base + "/" + relative, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+                              !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { continue }
+                        files.append(relative)
+                    }
+                }
+                files.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                if files.isEmpty { errors.append("\(input): no files to index in this folder") }
+                for relative in files {
+                    if let text = readText(base + "/" + relative) { add(relative, text, at: base + "/" + relative) }
+                }
+            } else if input.hasSuffix(".jsonl") || input.hasSuffix(".jsonl.gz") {
+                var number = 0
+                do {
+                    _ = try CorpusReader.readLines(of: input, options: CorpusReadOptions(stripGutenberg: false)) { bytes in
+                        number += 1
+                        guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
+                        let place = "\(input):\(number)"
+                        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+                            errors.append("\(place): not a JSON object; each line must be {\"id\": ..., \"text\": ...}")
+                            return
+                        }
+                        let id: String
+                        switch object["id"] {
+                        case let s as String: id = s
+                        case let n as NSNumber: id = n.stringValue
+                        default:
+                            errors.append("\(place): no \"id\" (a string or number)")
+                            return
+                        }
+                        guard let text = object["text"] as? String else {
+                            errors.append("\(place): no \"text\" string")
+                            return
+                        }
+                        add(id, text, at: place)
+                    }
+                } catch let error as CorpusError {
+                    errors.append(error.description)
+                }
+            } else if let text = readText(input) {
+                add(input, text, at: input)
+            }
+        }
+        if !errors.isEmpty || (strict && !warnings.isEmpty) {
+            throw PipelineError(errors + (strict ? warnings.map { $0 + " (an error under --strict)" } : []))
+        }
+        for warning in warnings { progress.say("warning: \(warning)") }
+        return out
+    }
+
+    /// The whole text of a file (plain or gzipped; BOM and CR before LF dropped, lines ended by
+    /// LF); "" for an empty one.
+    /// - Throws: ``CorpusError`` when it cannot be read.
+    static func text(of path: String) throws -> String {
+        var text = ""
+        do {
+            _ = try CorpusReader.readLines(of: path, options: CorpusReadOptions(stripGutenberg: false)) { bytes in
+                text += String(decoding: bytes, as: UTF8.self)
+                text += "\n"
+            }
+        } catch CorpusError.empty {
+            return ""
+        }
+        return text
+    }
+
+    /// Builds the index store (``StoreSchema/Search``) atomically.
+    public static func index(_ config: SearchIndexConfig, progress: StageProgress) throws -> SearchIndexReport {
+        var report = SearchIndexReport()
+        let file = try AtomicStoreFile.prepare(path: config.output)
+        let startedCPU = threadCPUSeconds()
+        let lemmatizer = try LemmatizerBuild.make(config.lemmatizer)
+        let tagger = try config.tagger.map { try TaggerLoader.open($0) }
+        report.trainingCPUSeconds = threadCPUSeconds() - startedCPU
+        let started = DispatchTime.now().uptimeNanoseconds
+        let indexStartedCPU = threadCPUSeconds()
+        let documents = try documents(config.inputs, strict: config.strict, progress: progress)
+        guard !documents.isEmpty else { throw PipelineError("\(config.inputs.joined(separator: ", ")): no documents to index") }
+        progress.say("indexing \(documents.count) documents")
+        let tokenizer = Tokenizer(mode: .treebank)
+        var cache = LemmaCache()
+        var formIDs: [String: Int] = [:]
+        var forms: [String] = []
+        var formLemmas: [[String: Int]] = []
+        var rows: [(name: String, text: String, lemmas: String)] = []
+        rows.reserveCapacity(documents.count)
+        var tokens: [Token] = []
+        for document in documents {
+            var lemmaText = ""
+            for line in document.text.split(separator: "\n", omittingEmptySubsequences: false) {
+                var bytes = Array(line.utf8)
+                tokens.removeAll(keepingCapacity: true)
+                bytes.withUnsafeMutableBufferPointer { tokenizer.tokenize(UnsafeBufferPointer($0), into: &tokens) }
+                let words = tokens.filter { $0.kind == .word }.map { String(decoding: bytes[$0.start..<$0.end], as: UTF8.self) }
+                guard !words.isEmpty else { continue }
+                let lemmas = tagger.map { cache.lemmatize(words, tagPosteriors: $0.tagPosteriors(for: words), lemmatizer) }
+                    ?? cache.lemmatize(words, tags: nil, lemmatizer)
+                for (word, lemma) in zip(words, lemmas) {
+                    let clean = lemma.lowercased().replacingOccurrences(of: " ", with: "_")
+                    if !lemmaText.isEmpty { lemmaText += " " }
+                    lemmaText += clean
+                    let id: Int
+                    if let known = formIDs[word] { id = known } else {
+                        id = forms.count
+                        formIDs[word] = id
+                        forms.append(word)
+                        formLemmas.append([:])
+                    }
+                    formLemmas[id][clean, default: 0] += 1
+                    report.tokens += 1
+                }
+            }
+            rows.append((document.name, document.text, lemmaText))
+        }
+        // The vocabulary by descending count, ties by byte order; each form's most frequent lemma.
+        let counts = formLemmas.map { $0.values.reduce(0, +) }
+        let order = forms.indices.sorted {
+            counts[$0] != counts[$1] ? counts[$0] > counts[$1] : forms[$0].utf8.lexicographicallyPrecedes(forms[$1].utf8)
+        }
+        let lemmas: [String?] = order.map { k in
+            formLemmas[k].max { ($0.value, $1.key) < ($1.value, $0.key) }!.key
+        }
+        let columns = StoreWriter.WordColumns(lemmas: lemmas, scripts: order.map { ScriptClass(of: forms[$0]).rawValue })
+        typealias Key = StoreSchema.MetaKey
+        var meta: [String: String] = [
+            Key.schemaVersion: String(StoreSchema.version),
+            Key.toolchain: toolchainVersion,
+            Key.order: "1",
+            Key.model: "lemma-search",
+            Key.tokens: String(report.tokens),
+            Key.vocabulary: String(forms.count),
+            Key.lemmatizer: config.lemmatizer.json,
+            Key.search: "{\"documents\":\(rows.count),\"tokenizer\":\"treebank\",\"tagger\":\(config.tagger == nil ? "null" : "\"upos\""),\"fts5\":\"unicode61\"}",
+        ]
+        if let created = buildTimestamp() { meta[Key.created] = created }
+        try StoreWriter.writeSearchIndex(documents: rows, meta: meta, words: order.map { forms[$0] },
+                                         counts: order.map { Int64(counts[$0]) }, columns: columns, to: file)
+        report.documents = rows.count
+        report.forms = forms.count
+        report.indexingCPUSeconds = threadCPUSeconds() - indexStartedCPU
+        report.indexingSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        report.storeBytes = (try? FileManager.default.attributesOfItem(atPath: config.output)[.size] as? Int) ?? 0
+        return report
+    }
+}
