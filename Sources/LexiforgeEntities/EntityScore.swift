@@ -89,12 +89,12 @@ public enum EntityEvaluation {
     /// equal sentence counts; each fold is scored with a model trained on the other folds plus
     /// `extra` (sentences with their update weights). Returns the pooled score and one per fold.
     public static func crossValidate(_ gold: [LabeledSentence], folds: Int, extra: [(LabeledSentence, Float)],
-                                     goldWeight: Float = 1, config: EntityTrainerConfig,
+                                     goldWeight: Float = 1, config: EntityTrainerConfig, tagging: EntityTagging? = nil,
                                      progress: (String) -> Void = { _ in }) -> (pooled: EntityScore, folds: [EntityScore]) {
         let fold = foldNumbers(gold, folds: folds)
         var pooled = EntityScore(), scores: [EntityScore] = []
         for k in 0..<folds {
-            let trainer = EntityTrainer(config: config)
+            let trainer = EntityTrainer(config: config, tagging: tagging)
             for (sentence, weight) in extra { trainer.add(sentence, weight: weight) }
             for (i, sentence) in gold.enumerated() where fold[i] != k { trainer.add(sentence, weight: goldWeight) }
             let model = trainer.finish()

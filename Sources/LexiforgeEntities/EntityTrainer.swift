@@ -32,9 +32,14 @@ public struct EntityTrainerConfig: Sendable, Equatable {
 /// ```
 public final class EntityTrainer {
     public let config: EntityTrainerConfig
+    /// Tags training sentences (predicted tags, as at run time) for the UPOS features.
+    public let tagging: EntityTagging?
     private var sentences: [(sentence: LabeledSentence, weight: Float)] = []
 
-    public init(config: EntityTrainerConfig = .init()) { self.config = config }
+    public init(config: EntityTrainerConfig = .init(), tagging: EntityTagging? = nil) {
+        self.config = config
+        self.tagging = tagging
+    }
 
     public private(set) var tokens = 0
     public var sentenceCount: Int { sentences.count }
@@ -77,8 +82,8 @@ public final class EntityTrainer {
         }
         // Features once per sentence; the gazetteer without the sentence's own names.
         let keys: [[UInt64]] = sentences.indices.map { k in
-            let codes = config.gazetteer ? gazetteer.match(lowered[k], excluding: own[k]) : [UInt8](repeating: 0, count: lowered[k].count)
-            return EntityFeatures.extract(sentences[k].sentence.words, lowered: lowered[k], gazetteer: codes)
+            EntityModel.features(sentences[k].sentence.words, gazetteer: config.gazetteer ? gazetteer : nil, tagging: tagging,
+                                 excluding: config.gazetteer ? own[k] : nil)
         }
         let gold: [[Int]] = sentences.map { $0.sentence.labels.map { labelNumber[$0]! } }
 
@@ -152,6 +157,6 @@ public final class EntityTrainer {
         }
         let averagedTransitions = transitions.indices.map { average(transitions[$0], transitionTotals[$0], transitionStamps[$0]) }
         return EntityModel(labels: labels, features: kept, weights: averaged, transitions: averagedTransitions,
-                           gazetteer: config.gazetteer ? gazetteer : EntityGazetteer(typeCount: labels.types.count))
+                           gazetteer: config.gazetteer ? gazetteer : EntityGazetteer(typeCount: labels.types.count), tagging: tagging)
     }
 }

@@ -32,11 +32,22 @@ public enum NerBuild {
         return result
     }
 
-    /// Trains on `files` and writes the store at `output` atomically.
-    public static func train(_ files: [WeightedFile], output: String, config: EntityTrainerConfig, strict: Bool,
-                             progress: StageProgress) throws -> (sentences: Int, tokens: Int, features: Int, storeBytes: Int) {
+    /// The UPOS hidden Markov tagger whose tags are entity features, trained on CoNLL-U files
+    /// (`--upos-train`); nil for none.
+    public static func uposTagger(_ training: [String], progress: StageProgress) throws -> HMMTraining? {
+        guard !training.isEmpty else { return nil }
+        progress.say("training the UPOS tagger on \(training.joined(separator: ", "))")
+        return try HMMBuild.train(HMMBuildConfig(mode: .supervised(.init()), inputs: training, output: ""),
+                                  progress: StageProgress(quiet: true))
+    }
+
+    /// Trains on `files` (with UPOS features from a tagger trained on `uposTraining`, if any)
+    /// and writes the store at `output` atomically.
+    public static func train(_ files: [WeightedFile], uposTraining: [String] = [], output: String, config: EntityTrainerConfig,
+                             strict: Bool, progress: StageProgress) throws -> (sentences: Int, tokens: Int, features: Int, storeBytes: Int) {
         let file = try AtomicStoreFile.prepare(path: output)
-        let trainer = EntityTrainer(config: config)
+        let upos = try uposTagger(uposTraining, progress: progress)
+        let trainer = EntityTrainer(config: config, tagging: upos.map { EntityTagging(tables: $0.tables) })
         var summaries: [CorpusFileSummary] = []
         var repaired = 0
         for input in files {
@@ -64,8 +75,9 @@ public enum NerBuild {
             Key.sentences: String(trainer.sentenceCount),
             Key.entities: "{\"model\":\"structured-averaged-perceptron\",\"feature_version\":\(StoreSchema.Entities.featureVersion),\"epochs\":\(config.epochs),\"seed\":\(config.seed),\"gazetteer\":\(config.gazetteer),\"types\":[\(model.labels.types.map(jsonString).joined(separator: ","))],\"features\":\(model.features.count),\"repaired_lines\":\(repaired)}",
         ]
+        if let upos { meta[Key.hmm] = upos.description }
         if let created = buildTimestamp() { meta[Key.created] = created }
-        try StoreWriter.writeEntities(model, meta: meta, to: file)
+        try StoreWriter.writeEntities(model, hmm: upos?.tables, meta: meta, to: file)
         let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
         return (trainer.sentenceCount, trainer.tokens, model.features.count, bytes)
     }
@@ -79,16 +91,17 @@ public enum NerBuild {
 
     /// `eval ner --folds K --train FILE... GOLD`: K-fold cross-validation on the gold files,
     /// each fold's model trained on the other folds plus `extra`.
-    public static func crossValidate(gold: [String], extra: [WeightedFile], folds: Int, goldWeight: Float,
-                                     config: EntityTrainerConfig, strict: Bool,
+    public static func crossValidate(gold: [String], extra: [WeightedFile], uposTraining: [String] = [], folds: Int,
+                                     goldWeight: Float, config: EntityTrainerConfig, strict: Bool,
                                      progress: StageProgress) throws -> (pooled: EntityScore, folds: [EntityScore]) {
         let sentences = try read(gold, strict: strict, progress: progress).sentences
         var extraSentences: [(LabeledSentence, Float)] = []
         for input in extra {
             extraSentences += try read([input.path], strict: strict, progress: progress).sentences.map { ($0, input.weight) }
         }
+        let tagging = try uposTagger(uposTraining, progress: progress).map { EntityTagging(tables: $0.tables) }
         return EntityEvaluation.crossValidate(sentences, folds: folds, extra: extraSentences, goldWeight: goldWeight,
-                                              config: config) { progress.say($0) }
+                                              config: config, tagging: tagging) { progress.say($0) }
     }
 
     /// `ner STORE FILE...`: the entities of each text file (standard input when none), one per

@@ -140,6 +140,18 @@ public enum SearchBuild {
         return text
     }
 
+    /// A word's VERB lemma is indexed beside the voted one when the tagger gives VERB at least
+    /// this probability (gerunds and participles tagged NOUN or ADJ). Other tags' lemmas are not:
+    /// with every tag of probability ≥ 0.1, "singer" was also indexed as "sing".
+    public static let verbReadingShare = 0.05
+
+    /// A lemma as an index term: lowercased, without the separators of the lemma text (space, `|`).
+    static func clean(_ lemma: String) -> String {
+        let lower = lemma.lowercased()
+        guard lower.utf8.contains(where: { $0 == 0x20 || $0 == 0x7C }) else { return lower }
+        return String(lower.map { $0 == " " || $0 == "|" ? "_" : $0 })
+    }
+
     /// Builds the index store (``StoreSchema/Search``) atomically.
     public static func index(_ config: SearchIndexConfig, progress: StageProgress) throws -> SearchIndexReport {
         var report = SearchIndexReport()
@@ -169,12 +181,28 @@ public enum SearchBuild {
                 bytes.withUnsafeMutableBufferPointer { tokenizer.tokenize(UnsafeBufferPointer($0), into: &tokens) }
                 let words = tokens.filter { $0.kind == .word }.map { String(decoding: bytes[$0.start..<$0.end], as: UTF8.self) }
                 guard !words.isEmpty else { continue }
-                let lemmas = tagger.map { cache.lemmatize(words, tagPosteriors: $0.tagPosteriors(for: words), lemmatizer) }
+                // Terms per word: the lemma voted over the tagger's posteriors (or the tag-free
+                // one), then, when the tagger gives VERB a posterior ≥ verbReadingShare without
+                // choosing it, the VERB lemma too ("singing is fun": NOUN singing, VERB sing),
+                // joined by "|".
+                let posteriors = tagger?.tagPosteriors(for: words)
+                let lemmas = posteriors.map { cache.lemmatize(words, tagPosteriors: $0, lemmatizer) }
                     ?? cache.lemmatize(words, tags: nil, lemmatizer)
-                for (word, lemma) in zip(words, lemmas) {
-                    let clean = lemma.lowercased().replacingOccurrences(of: " ", with: "_")
+                for (i, word) in words.enumerated() {
+                    let best = clean(lemmas[i])
+                    var terms = best
+                    if let posteriors {
+                        var seen = [best]
+                        for weighted in posteriors[i] where weighted.tag == "VERB" && weighted.probability >= verbReadingShare {
+                            let other = clean(cache.lemma(of: word, tag: weighted.tag, position: i, predicted: true, lemmatizer))
+                            if !seen.contains(other) {
+                                seen.append(other)
+                                terms += "|" + other
+                            }
+                        }
+                    }
                     if !lemmaText.isEmpty { lemmaText += " " }
-                    lemmaText += clean
+                    lemmaText += terms
                     let id: Int
                     if let known = formIDs[word] { id = known } else {
                         id = forms.count
@@ -182,7 +210,7 @@ public enum SearchBuild {
                         forms.append(word)
                         formLemmas.append([:])
                     }
-                    formLemmas[id][clean, default: 0] += 1
+                    formLemmas[id][best, default: 0] += 1
                     report.tokens += 1
                 }
             }

@@ -4,21 +4,23 @@ import LexiforgeReader
 
 extension StoreWriter {
     /// Writes a store of its own kind (an entity tagger, a search index) through ``build``: the
-    /// `meta` table, a vocabulary of the reserved three then `words` (ids from 3) with their
-    /// `word_class` rows when `columns` is given (indexed like `words`), the `extra` statements,
-    /// then `fill`, then the indexes.
+    /// `meta` table, a vocabulary of the reserved three then `words` (ids from 3; `vocabulary`
+    /// instead gives the whole vocabulary, reserved tokens first) with their `word_class` rows
+    /// when `columns` is given (indexed like `words`), the `extra` statements, then `fill`, then
+    /// the indexes.
     static func writeAuxiliary(_ file: AtomicStoreFile, meta: [String: String], words: [String] = [],
-                               counts: [Int64] = [], columns: WordColumns? = nil, extra: [String],
+                               counts: [Int64] = [], vocabulary: (texts: [String], counts: [Int64])? = nil,
+                               columns: WordColumns? = nil, extra: [String],
                                fill: (Database) throws -> Void) throws(StoreWriteError) {
         let statements = StoreSchema.creationStatements(order: 1, wordClasses: columns != nil) + extra
-        let texts = [StoreSchema.unknownToken, StoreSchema.sentenceStartToken, StoreSchema.sentenceEndToken] + words
+        let texts = vocabulary?.texts ?? [StoreSchema.unknownToken, StoreSchema.sentenceStartToken, StoreSchema.sentenceEndToken] + words
         try build(file, pageSize: 4096) { db in
             for sql in statements where !sql.hasPrefix("CREATE UNIQUE INDEX") && !sql.hasPrefix("CREATE INDEX") {
                 try db.execute(sql: sql)
             }
             let metaInsert = try db.makeStatement(sql: "INSERT INTO meta(key, value) VALUES (?, ?)")
             for key in meta.keys.sorted() { try metaInsert.execute(arguments: [key, meta[key]!]) }
-            try WordRows.insert(db, texts: texts, counts: [0, 0, 0] + counts)
+            try WordRows.insert(db, texts: texts, counts: vocabulary?.counts ?? [0, 0, 0] + counts)
             if let columns {
                 let insert = try db.makeStatement(sql: "INSERT INTO word_class(word, lemma, script) VALUES (?, ?, ?)")
                 for k in words.indices {
@@ -34,9 +36,13 @@ extension StoreWriter {
     }
 
     /// Writes an entity tagger store (``StoreSchema/Entities``): labels, feature weights in key
-    /// order, transitions, the gazetteer in phrase order; identical models give identical files.
-    public static func writeEntities(_ model: EntityModel, meta: [String: String], to file: AtomicStoreFile) throws(StoreWriteError) {
-        try writeAuxiliary(file, meta: meta, extra: StoreSchema.Entities.creationStatements) { db in
+    /// order, transitions, the gazetteer in phrase order; with `hmm`, the UPOS tagger's tables
+    /// over its vocabulary. Identical models give identical files.
+    public static func writeEntities(_ model: EntityModel, hmm: HMMTables? = nil, meta: [String: String],
+                                     to file: AtomicStoreFile) throws(StoreWriteError) {
+        try writeAuxiliary(file, meta: meta, vocabulary: hmm.map { ($0.words, $0.wordCounts) },
+                           extra: StoreSchema.Entities.creationStatements) { db in
+            if let hmm { try insertHMM(hmm, db: db) }
             let L = model.labels.count
             let label = try db.makeStatement(sql: "INSERT INTO entity_label(id, name) VALUES (?, ?)")
             for (id, name) in model.labels.names.enumerated() { try label.execute(arguments: [id, name]) }

@@ -60,7 +60,7 @@ struct NerTrain: ParsableCommand {
             I- tag that continues no entity is read as B- with a warning; a line without a tag is \
             an error naming file and line.
             Example:
-              lexiforge ner train ner/en_ewt-ud-dev.iob2 ner/btc.train=0.5 -o Artifacts/ner.sqlite
+              lexiforge ner train ner/en_ewt-ud-dev.iob2 ner/btc.train=0.5 --upos-train ud/en_ewt-ud-train.conllu -o Artifacts/ner.sqlite
             """)
 
     @Argument(help: "Training files, each FILE or FILE=WEIGHT.")
@@ -78,6 +78,9 @@ struct NerTrain: ParsableCommand {
     @Flag(help: "No gazetteer of the training names.")
     var noGazetteer = false
 
+    @Option(help: "Train a UPOS tagger on this CoNLL-U file (repeatable) and use its tags as features; the store carries it.")
+    var uposTrain: [String] = []
+
     @OptionGroup var build: BuildOptions
 
     func validate() throws {
@@ -88,7 +91,7 @@ struct NerTrain: ParsableCommand {
         try runReportingErrors {
             let progress = StageProgress(quiet: build.quiet)
             let config = EntityTrainerConfig(epochs: epochs, seed: seed, gazetteer: !noGazetteer)
-            let report = try NerBuild.train(try files.map(weightedFile), output: output, config: config,
+            let report = try NerBuild.train(try files.map(weightedFile), uposTraining: uposTrain, output: output, config: config,
                                             strict: build.strict, progress: progress)
             progress.say("\(output): \(report.storeBytes) bytes; \(report.sentences) sentences, \(report.tokens) tokens, \(report.features) features")
         }
@@ -128,13 +131,16 @@ struct EvalNer: ParsableCommand {
     @Flag(help: "With --folds: no gazetteer of the training names.")
     var noGazetteer = false
 
+    @Option(help: "With --folds: train a UPOS tagger on this CoNLL-U file (repeatable) for tag features.")
+    var uposTrain: [String] = []
+
     @Flag(help: "Turn warnings (repaired I- tags, empty words) into errors.")
     var strict = false
 
     func validate() throws {
         if let folds, folds < 2 { throw ValidationError("--folds must be at least 2") }
         if folds == nil && arguments.count < 2 { throw ValidationError("give the store and at least one gold file") }
-        if folds == nil && !train.isEmpty { throw ValidationError("--train needs --folds (a store was trained already)") }
+        if folds == nil && !(train.isEmpty && uposTrain.isEmpty) { throw ValidationError("--train and --upos-train need --folds (a store was trained already)") }
     }
 
     func run() throws {
@@ -142,7 +148,7 @@ struct EvalNer: ParsableCommand {
             let progress = StageProgress(quiet: false)
             if let folds {
                 let config = EntityTrainerConfig(epochs: epochs, gazetteer: !noGazetteer)
-                let result = try NerBuild.crossValidate(gold: arguments, extra: try train.map(weightedFile), folds: folds,
+                let result = try NerBuild.crossValidate(gold: arguments, extra: try train.map(weightedFile), uposTraining: uposTrain, folds: folds,
                                                         goldWeight: goldWeight, config: config, strict: strict, progress: progress)
                 print("\(folds)-fold cross-validation")
                 print(result.pooled.render())

@@ -135,6 +135,25 @@ struct EntityTaggerTests {
         #expect(throws: StoreError.self) { try EntityTagger(path: folder.path + "/missing.sqlite") }
     }
 
+    @Test("with --upos-train the store carries the UPOS tagger whose tags are features")
+    func uposFeatures() throws {
+        let folder = try TemporaryFolder()
+        let a = folder.path + "/a.sqlite", b = folder.path + "/b.sqlite"
+        for path in [a, b] {
+            _ = try NerBuild.train([WeightedFile(path: nerFixture)], uposTraining: [Paths.fixture("hmm/good.conllu")], output: path,
+                                   config: EntityTrainerConfig(epochs: 3), strict: false, progress: StageProgress(quiet: true))
+        }
+        #expect(FileManager.default.contents(atPath: a) == FileManager.default.contents(atPath: b))
+        let tagger = try EntityTagger(path: a)
+        let tagging = try #require(tagger.model.tagging)
+        #expect(tagging.tags(["I", "swim"]).count == 2)
+        #expect(tagger.meta[StoreSchema.MetaKey.hmm]?.contains("upos") == true)
+        // The tags change the features.
+        let words = ["Tim", "Cook", "visited", "Paris"]
+        #expect(EntityModel.features(words, gazetteer: nil, tagging: tagging) != EntityModel.features(words, gazetteer: nil, tagging: nil))
+        #expect(tagger.entities(in: "Tim Cook visited Paris.").map(\.text).contains("Paris"))
+    }
+
     @Test("ner train refuses a line without a tag, naming file and line")
     func badInput() throws {
         let folder = try TemporaryFolder()

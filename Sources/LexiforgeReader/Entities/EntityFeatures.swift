@@ -60,11 +60,13 @@ public struct EntityGazetteer: Sendable {
 /// themselves; runs capped at two) and short shape (runs of one), prefixes of 1–3 and suffixes
 /// of 1–4 characters, capitalization class with sentence position and with the sentence's case
 /// style (all lowercase, title case, ordinary); the lowercase forms of the words i−2…i+2, the
-/// shapes of i±1, the word bigrams with each neighbour, the short-shape trigram; and the
-/// gazetteer match of the word and of its neighbours (with the capitalization class).
+/// shapes of i±1, the word bigrams with each neighbour, the short-shape trigram; the gazetteer
+/// match of the word and of its neighbours (with the capitalization class); and, with a
+/// part-of-speech tagger, the UPOS tags of the word and its neighbours (with the
+/// capitalization class).
 public enum EntityFeatures {
     /// Features per word (the length of each word's run of keys).
-    public static let perWord = 30
+    public static let perWord = 34
 
     struct WordInfo {
         var form: UInt64 = 0, lower: UInt64 = 0, shape: UInt64 = 0, shortShape: UInt64 = 0
@@ -73,12 +75,14 @@ public enum EntityFeatures {
         /// 0 no letters, 1 lowercase, 2 capitalized, 3 all caps, 4 one capital letter, 5 mixed.
         var caps: UInt64 = 0
         var gazetteer: UInt64 = 0
+        var tag: UInt64 = 0
 
         static func boundary(_ side: Int) -> WordInfo {
             let h = SplitMix64.finalize(0xB0B0_0000 &+ UInt64(bitPattern: Int64(side)))
             var w = WordInfo(form: h, lower: h, shape: h, shortShape: h)
             w.caps = 6
             w.gazetteer = 255
+            w.tag = h
             return w
         }
     }
@@ -142,12 +146,16 @@ public enum EntityFeatures {
         return w
     }
 
+    /// A tag name as the `tags` of ``extract(_:lowered:gazetteer:tags:)``.
+    public static func tagKey(_ name: String) -> UInt64 { fnv(name.utf8) | 1 }
+
     /// The lowercase of each word, as the gazetteer matches them.
     public static func lowered(_ words: [String]) -> [String] { words.map { $0.lowercased() } }
 
     /// All features of a sentence: word `i`'s are `keys[i * perWord ..< (i + 1) * perWord]`.
-    /// `gazetteer` codes come from ``EntityGazetteer/match(_:excluding:)``.
-    public static func extract(_ words: [String], lowered: [String], gazetteer: [UInt8]) -> [UInt64] {
+    /// `gazetteer` codes come from ``EntityGazetteer/match(_:excluding:)``; `tags` are the words'
+    /// part-of-speech tags (any stable numbers, e.g. hashes of the tag names), nil without a tagger.
+    public static func extract(_ words: [String], lowered: [String], gazetteer: [UInt8], tags: [UInt64]? = nil) -> [UInt64] {
         let n = words.count
         var infos = [WordInfo.boundary(-2), WordInfo.boundary(-1)]
         infos.reserveCapacity(n + 4)
@@ -155,6 +163,7 @@ public enum EntityFeatures {
         for i in 0..<n {
             var w = info(words[i], lower: lowered[i])
             w.gazetteer = UInt64(gazetteer[i])
+            w.tag = tags?[i] ?? 0
             if w.caps >= 2 { anyUpper = true }
             if i > 0 && w.caps > 0 { lettered += 1; if w.caps >= 2 { capitalized += 1 } }
             infos.append(w)
@@ -191,6 +200,10 @@ public enum EntityFeatures {
             keys.append(key(28, p1.caps, w.caps, n1.caps))
             keys.append(key(29, p1.form, w.caps))
             keys.append(key(30, w.lower, style))
+            keys.append(key(31, w.tag))
+            keys.append(key(32, p1.tag, w.tag))
+            keys.append(key(33, w.tag, n1.tag))
+            keys.append(key(34, w.tag, w.caps, first))
         }
         return keys
     }

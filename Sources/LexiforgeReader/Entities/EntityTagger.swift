@@ -115,7 +115,7 @@ extension TrainedStore {
             throw StoreError.badMeta(path, key: StoreSchema.MetaKey.entities, value: provenance,
                                      expected: "a tagger trained with feature version \(StoreSchema.Entities.featureVersion) (rebuild it with this toolchain's `lexiforge ner train`)")
         }
-        return try checked { db in
+        let parts = try checked { db in
             let names = try Row.fetchAll(db, sql: "SELECT id, name FROM entity_label ORDER BY id").enumerated().map { k, row in
                 guard try row.int(0, "entity_label", "id") == k else { throw StoreDamage("entity_label ids are not 0, 1, 2, ...") }
                 return try row.text(1, "entity_label", "name")
@@ -157,7 +157,11 @@ extension TrainedStore {
                 gazetteer.add(phrase.split(separator: " ").map(String.init), type: t,
                               count: Int32(try row.int(2, "entity_gazetteer", "count", in: 1...Int64(Int32.max))))
             }
-            return (EntityModel(labels: labels, features: table, weights: weights, transitions: transitions, gazetteer: gazetteer), meta)
+            return (labels, table, weights, transitions, gazetteer)
         }
+        let (labels, table, weights, transitions, gazetteer) = parts
+        let tagging = hasHMM ? EntityTagging(tables: try hmmTables()) : nil
+        return (EntityModel(labels: labels, features: table, weights: weights, transitions: transitions, gazetteer: gazetteer,
+                            tagging: tagging), meta)
     }
 }

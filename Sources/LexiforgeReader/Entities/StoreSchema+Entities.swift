@@ -15,13 +15,15 @@ extension StoreSchema {
     ///   lowercased, words separated by one space, with how often each was tagged as each type.
     /// - Views `entity_transition_view(prev, label, weight)` and `entity_gazetteer_view`
     ///   (phrase, type, count, most frequent first) show names.
-    /// Meta row `entities` says how it was trained; ``entityFeatureVersion`` must match the reader's.
+    /// With `ner train --upos-train`, the store also holds a UPOS hidden Markov tagger (the
+    /// `hmm_*` tables over its vocabulary, ``StoreSchema/HMM``) whose tags are features.
+    /// Meta row `entities` says how it was trained; its `feature_version` must be ``featureVersion``.
     public enum Entities {
         public static let tables = ["entity_label", "entity_feature", "entity_transition", "entity_gazetteer"]
 
         /// Bumped whenever the feature templates change (a store's weights only mean something to
         /// the templates they were trained with).
-        public static let featureVersion = 1
+        public static let featureVersion = 2
 
         public static let creationStatements: [String] = [
             "CREATE TABLE entity_label (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)",

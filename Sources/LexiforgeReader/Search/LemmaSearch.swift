@@ -140,7 +140,7 @@ public final class LemmaSearch: Sendable {
             let words = tokens.filter { $0.kind == .word }
             var hits: [Bool] = []
             for token in words {
-                let hit = k < lemmaList.count && wanted.contains(String(lemmaList[k]))
+                let hit = k < lemmaList.count && lemmaList[k].split(separator: "|").contains { wanted.contains(String($0)) }
                 hits.append(hit)
                 if hit {
                     let form = String(decoding: bytes[token.start..<token.end], as: UTF8.self)
