@@ -42,13 +42,15 @@ public final class EntityTrainer {
     }
 
     public private(set) var tokens = 0
-    public var sentenceCount: Int { sentences.count }
+    /// Sentences added (lowercased copies not counted).
+    public private(set) var sentenceCount = 0
 
     /// Adds a labelled sentence (empty ones are ignored) with its update weight.
     public func add(_ sentence: LabeledSentence, weight: Float = 1) {
         guard !sentence.words.isEmpty, weight > 0 else { return }
         sentences.append((sentence, weight))
         tokens += sentence.words.count
+        sentenceCount += 1
     }
 
     /// The names of a sentence's spans, lowercased, as phrase → count per type.

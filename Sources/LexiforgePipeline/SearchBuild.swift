@@ -140,13 +140,20 @@ public enum SearchBuild {
         return text
     }
 
-    /// A word's VERB lemma is indexed beside the voted one when the tagger gives VERB at least
-    /// this probability (gerunds and participles tagged NOUN or ADJ). Other tags' lemmas are not:
-    /// with every tag of probability ≥ 0.1, "singer" was also indexed as "sing".
-    public static let verbReadingShare = 0.05
+    /// Whether a word tagged NOUN or ADJ may be a gerund or participle, whose VERB lemma is
+    /// indexed too: lowercase, ending in -ing (6+ letters) or -ed (5+). (Indexing the lemmas of
+    /// every tag of posterior ≥ 0.1 was tried and dropped: "singer" was then indexed as "sing",
+    /// and posteriors cost 1.5 CPU s more on the reviews.)
+    static func mayBeVerbForm(_ word: String) -> Bool {
+        let n = word.utf8.count
+        return word.utf8.first.map { $0 >= 0x61 && $0 <= 0x7A } == true
+            && ((n >= 6 && word.hasSuffix("ing")) || (n >= 5 && word.hasSuffix("ed")))
+    }
 
     /// A lemma as an index term: lowercased, without the separators of the lemma text (space, `|`).
     static func clean(_ lemma: String) -> String {
+        // Most lemmas are lowercase ASCII letters already: no copy.
+        if lemma.utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) { return lemma }
         let lower = lemma.lowercased()
         guard lower.utf8.contains(where: { $0 == 0x20 || $0 == 0x7C }) else { return lower }
         return String(lower.map { $0 == " " || $0 == "|" ? "_" : $0 })
@@ -181,25 +188,17 @@ public enum SearchBuild {
                 bytes.withUnsafeMutableBufferPointer { tokenizer.tokenize(UnsafeBufferPointer($0), into: &tokens) }
                 let words = tokens.filter { $0.kind == .word }.map { String(decoding: bytes[$0.start..<$0.end], as: UTF8.self) }
                 guard !words.isEmpty else { continue }
-                // Terms per word: the lemma voted over the tagger's posteriors (or the tag-free
-                // one), then, when the tagger gives VERB a posterior ≥ verbReadingShare without
-                // choosing it, the VERB lemma too ("singing is fun": NOUN singing, VERB sing),
-                // joined by "|".
-                let posteriors = tagger?.tagPosteriors(for: words)
-                let lemmas = posteriors.map { cache.lemmatize(words, tagPosteriors: $0, lemmatizer) }
-                    ?? cache.lemmatize(words, tags: nil, lemmatizer)
+                // Terms per word: the lemma under the tagger's tag (or the tag-free one); for a
+                // gerund or participle tagged NOUN or ADJ (-ing, -ed) also its VERB lemma
+                // ("singing is fun": NOUN singing, VERB sing), joined by "|".
+                let tags = tagger?.tags(for: words)
+                let lemmas = cache.lemmatize(words, tags: tags, predicted: true, lemmatizer)
                 for (i, word) in words.enumerated() {
                     let best = clean(lemmas[i])
                     var terms = best
-                    if let posteriors {
-                        var seen = [best]
-                        for weighted in posteriors[i] where weighted.tag == "VERB" && weighted.probability >= verbReadingShare {
-                            let other = clean(cache.lemma(of: word, tag: weighted.tag, position: i, predicted: true, lemmatizer))
-                            if !seen.contains(other) {
-                                seen.append(other)
-                                terms += "|" + other
-                            }
-                        }
+                    if let tags, tags[i] == "NOUN" || tags[i] == "ADJ", Self.mayBeVerbForm(word) {
+                        let verb = clean(cache.lemma(of: word, tag: "VERB", position: i, predicted: true, lemmatizer))
+                        if verb != best { terms += "|" + verb }
                     }
                     if !lemmaText.isEmpty { lemmaText += " " }
                     lemmaText += terms

@@ -60,7 +60,7 @@ struct NerTrain: ParsableCommand {
             I- tag that continues no entity is read as B- with a warning; a line without a tag is \
             an error naming file and line.
             Example:
-              lexiforge ner train ner/en_ewt-ud-dev.iob2 ner/btc.train=0.5 --upos-train ud/en_ewt-ud-train.conllu -o Artifacts/ner.sqlite
+              lexiforge ner train ner/en_ewt-ud-dev.iob2 ner/btc.train --upos-train en_ewt-ud-train.conllu -o Artifacts/ner.sqlite
             """)
 
     @Argument(help: "Training files, each FILE or FILE=WEIGHT.")
@@ -110,7 +110,7 @@ struct EvalNer: ParsableCommand {
             model trained now on the other folds plus the --train files.
             Examples:
               lexiforge eval ner Artifacts/ner.sqlite ner/en_ewt-ud-dev.iob2
-              lexiforge eval ner --folds 5 --train ner/btc.train --train ner/btc.dev ner/en_ewt-ud-dev.iob2
+              lexiforge eval ner --folds 5 --train ner/btc.train --train ner/btc.dev --upos-train en_ewt-ud-train.conllu ner/en_ewt-ud-dev.iob2
             """)
 
     @Argument(help: "The entity tagger store, then gold files (with --folds: gold files only).")

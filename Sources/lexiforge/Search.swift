@@ -11,7 +11,7 @@ struct Index: ParsableCommand {
             Documents: every file under a folder (its path below the folder names it), each line \
             of a .jsonl file ({"id": ..., "text": ...}), or a single text file. Each word is \
             lemmatized (the lemmatizer learned from --lemma-train and WordNet; with --tagger-train \
-            voted over a perceptron UPOS tagger's tags) and indexed with the original text for \
+            under a perceptron UPOS tagger's tags, recommended) and indexed with the original text for \
             snippets. Empty documents are skipped with a warning (an error with --strict).
             Example:
               lexiforge index ../shared/data/sentiment/polarity-train --lemma-train en_ewt-ud-train.conllu.gz -o Artifacts/reviews.sqlite
@@ -26,7 +26,7 @@ struct Index: ParsableCommand {
     @Option(help: "CoNLL-U file the lemmatizer learns from (repeat for several); none: WordNet alone.")
     var lemmaTrain: [String] = []
 
-    @Option(help: "Train a perceptron UPOS tagger on this CoNLL-U file (repeatable) and lemmatize with its tags.")
+    @Option(help: "Train a perceptron UPOS tagger on this CoNLL-U file (repeatable) and lemmatize under its tags.")
     var taggerTrain: [String] = []
 
     @Option(help: "WordNet dictionary folder (Debian wordnet-base).")

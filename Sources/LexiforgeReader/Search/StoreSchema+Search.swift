@@ -8,8 +8,8 @@ extension StoreSchema {
     /// - `search_document(id, name, text, lemmas)`: every document with its original text (for
     ///   snippets) and `lemmas`: the lowercased lemma of each of its word tokens, in order,
     ///   separated by one space (the treebank tokenizer's words, punctuation left out); with a
-    ///   tagger, a word's lemmas under its other likely tags follow its lemma after `|`
-    ///   (`singing|sing`).
+    ///   tagger, the VERB lemma of a gerund or participle tagged NOUN or ADJ follows its lemma
+    ///   after `|` (`singing|sing`).
     /// - `search_fts`: an FTS5 index of `search_document.lemmas` (external content,
     ///   `unicode61` tokenizer), ranked with BM25.
     /// - `search_terms`: an `fts5vocab` view of it (term, documents, occurrences).
