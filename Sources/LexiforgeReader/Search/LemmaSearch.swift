@@ -125,41 +125,67 @@ public final class LemmaSearch: Sendable {
     }
 
     /// The words of `text` around the first whose lemma is wanted (`context` words each side,
-    /// within its line), matched forms between `markers`; and every matched form.
+    /// within its line), matched forms between `markers`; and every matched form. Works on UTF-8
+    /// bytes (splitting Strings by Character cost most of a query's time).
     static func snippet(text: String, lemmas: String, wanted: Set<String>, tokenizer: Tokenizer,
                         markers: (String, String), context: Int) -> (String, [String]) {
-        let lemmaList = lemmas.split(separator: " ", omittingEmptySubsequences: false)
+        let wantedBytes = wanted.map { Array($0.utf8) }
+        let lemmaBytes = Array(lemmas.utf8)
+        var lemmaStart = 0   // where the next word's lemma entry starts in lemmaBytes
+        /// Whether the next lemma entry (alternatives separated by `|`) holds a wanted lemma; advances past it.
+        func nextEntryMatches() -> Bool {
+            var end = lemmaStart
+            while end < lemmaBytes.count && lemmaBytes[end] != 0x20 { end += 1 }
+            var hit = false
+            var from = lemmaStart
+            while from <= end && !hit {
+                var to = from
+                while to < end && lemmaBytes[to] != 0x7C { to += 1 }
+                let piece = lemmaBytes[from..<to]
+                hit = wantedBytes.contains { $0.elementsEqual(piece) }
+                from = to + 1
+            }
+            lemmaStart = end + 1
+            return hit
+        }
         var forms: [String] = []
         var snippet = ""
-        var k = 0
         var tokens: [Token] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var bytes = Array(line.utf8)
+        var bytes = Array(text.utf8)
+        var lineStart = 0
+        while lineStart <= bytes.count {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
             tokens.removeAll(keepingCapacity: true)
-            bytes.withUnsafeMutableBufferPointer { tokenizer.tokenize(UnsafeBufferPointer($0), into: &tokens) }
+            bytes.withUnsafeMutableBufferPointer { all in
+                tokenizer.tokenize(UnsafeBufferPointer(rebasing: all[lineStart..<lineEnd]), into: &tokens)
+            }
             let words = tokens.filter { $0.kind == .word }
             var hits: [Bool] = []
+            hits.reserveCapacity(words.count)
             for token in words {
-                let hit = k < lemmaList.count && lemmaList[k].split(separator: "|").contains { wanted.contains(String($0)) }
+                let hit = lemmaStart < lemmaBytes.count && nextEntryMatches()
                 hits.append(hit)
                 if hit {
-                    let form = String(decoding: bytes[token.start..<token.end], as: UTF8.self)
+                    let form = String(decoding: bytes[(lineStart + token.start)..<(lineStart + token.end)], as: UTF8.self)
                     if !forms.contains(form) { forms.append(form) }
                 }
-                k += 1
             }
-            guard snippet.isEmpty, let first = hits.firstIndex(of: true) else { continue }
-            let from = max(0, first - context), to = min(words.count - 1, first + context)
-            var out = from > 0 ? "…" : ""
-            var position = words[from].start
-            for w in from...to {
-                out += String(decoding: bytes[position..<words[w].start], as: UTF8.self)
-                let form = String(decoding: bytes[words[w].start..<words[w].end], as: UTF8.self)
-                out += hits[w] ? markers.0 + form + markers.1 : form
-                position = words[w].end
+            if snippet.isEmpty, let first = hits.firstIndex(of: true) {
+                let from = max(0, first - context), to = min(words.count - 1, first + context)
+                var out = from > 0 ? "…" : ""
+                var position = lineStart + words[from].start
+                for w in from...to {
+                    let start = lineStart + words[w].start, end = lineStart + words[w].end
+                    out += String(decoding: bytes[position..<start], as: UTF8.self)
+                    let form = String(decoding: bytes[start..<end], as: UTF8.self)
+                    out += hits[w] ? markers.0 + form + markers.1 : form
+                    position = end
+                }
+                if to < words.count - 1 { out += "…" } else { out += String(decoding: bytes[position..<lineEnd], as: UTF8.self) }
+                snippet = out.trimmingCharacters(in: .whitespaces)
             }
-            if to < words.count - 1 { out += "…" } else { out += String(decoding: bytes[position...], as: UTF8.self) }
-            snippet = out.trimmingCharacters(in: .whitespaces)
+            lineStart = lineEnd + 1
         }
         return (snippet, forms)
     }
