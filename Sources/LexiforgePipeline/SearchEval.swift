@@ -12,17 +12,20 @@ public struct SearchEvaluation: Sendable {
         public var forbiddenFound: [String]
     }
     public var results: [QueryResult] = []
-    /// Seconds per query (every pass), sorted.
+    /// Seconds per query (every pass), sorted: wall clock, and CPU time of this thread (what
+    /// one core spends, whatever else shares the machine).
     public var latencies: [Double] = []
+    public var cpuLatencies: [Double] = []
 
     public var expectedCount: Int { results.reduce(0) { $0 + $1.expected.count } }
     public var missed: Int { results.reduce(0) { $0 + $1.missing.count } }
     public var wronglyFound: Int { results.reduce(0) { $0 + $1.forbiddenFound.count } }
     public var recall: Double { expectedCount > 0 ? Double(expectedCount - missed) / Double(expectedCount) : 1 }
 
-    public func percentile(_ p: Double) -> Double {
-        guard !latencies.isEmpty else { return 0 }
-        return latencies[min(latencies.count - 1, Int((p * Double(latencies.count)).rounded(.up)) - 1)]
+    public func percentile(_ p: Double, of values: [Double]? = nil) -> Double {
+        let values = values ?? latencies
+        guard !values.isEmpty else { return 0 }
+        return values[min(values.count - 1, Int((p * Double(values.count)).rounded(.up)) - 1)]
     }
 
     public func render() -> String {
@@ -38,6 +41,8 @@ public struct SearchEvaluation: Sendable {
                             100 * recall, expectedCount - missed, expectedCount, wronglyFound))
         lines.append(String(format: "query latency over %d queries: p50 %.3f ms, p99 %.3f ms, max %.3f ms",
                             latencies.count, 1000 * percentile(0.5), 1000 * percentile(0.99), 1000 * (latencies.last ?? 0)))
+        lines.append(String(format: "query CPU time (one core): p50 %.3f ms, p99 %.3f ms, max %.3f ms",
+                            1000 * percentile(0.5, of: cpuLatencies), 1000 * percentile(0.99, of: cpuLatencies), 1000 * (cpuLatencies.last ?? 0)))
         return lines.joined(separator: "\n")
     }
 }
@@ -69,7 +74,9 @@ public enum SearchEval {
             var hits: [SearchHit] = []
             for _ in 0..<passes {
                 let started = DispatchTime.now().uptimeNanoseconds
+                let startedCPU = threadCPUSeconds()
                 hits = try search.search(line.query, limit: 10)
+                evaluation.cpuLatencies.append(threadCPUSeconds() - startedCPU)
                 evaluation.latencies.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
             }
             var found = Set(hits.map(\.name))
@@ -81,6 +88,7 @@ public enum SearchEval {
                                             forbiddenFound: line.forbidden.filter { found.contains($0) }))
         }
         evaluation.latencies.sort()
+        evaluation.cpuLatencies.sort()
         return evaluation
     }
 }

@@ -61,8 +61,10 @@ else
   cat "$REVIEWS"/*/*.txt | tr ' ' '\n' | grep -E '^[a-z]+$' | LC_ALL=C sort -u | awk 'NR % 13 == 0 && n < 1000 { print; n++ }' >"$WORK/queries"
   printf 'sing\nfunny movie\nbad acting\ngreat performance\nwalked out\n' >>"$WORK/queries"
   nice -n 5 "$BIN" eval search "$WORK/reviews.sqlite" "$WORK/queries" --passes 3 >"$WORK/latency"
-  p99=$(sed -nE 's/.*p99 ([0-9.]+) ms.*/\1/p' "$WORK/latency")
-  say "$(tail -1 "$WORK/latency") (target p99 < 5 ms): $(verdict "$p99 < 5")"
+  p99=$(grep '^query latency' "$WORK/latency" | sed -nE 's/.*p99 ([0-9.]+) ms.*/\1/p')
+  cpu99=$(grep '^query CPU' "$WORK/latency" | sed -nE 's/.*p99 ([0-9.]+) ms.*/\1/p')
+  say "$(grep '^query latency' "$WORK/latency") (target p99 < 5 ms): $(verdict "$p99 < 5")"
+  say "$(grep '^query CPU' "$WORK/latency") (target p99 < 5 ms): $(verdict "$cpu99 < 5")"
   "$BIN" index Tests/LexiforgeTests/Fixtures/search/docs --lemma-train "$LEMMA" --tagger-train "$LEMMA" -o "$WORK/fixture.sqlite" --quiet
   "$BIN" eval search "$WORK/fixture.sqlite" Tests/LexiforgeTests/Fixtures/search/queries.tsv >"$WORK/recall" || true
   say "hand-made query set: $(grep '^recall' "$WORK/recall") (target 100%)"
