@@ -164,6 +164,29 @@ struct EntityTaggerTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/x.sqlite"))
     }
 
+    @Test("command line: ner train, ner on standard input and files, eval ner; bad input exits 1 naming file:line")
+    func commandLine() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.path + "/ner.sqlite"
+        let train = try CLI.run(["ner", "train", nerFixture, repairFixture + "=0.5", "-o", store, "--epochs", "5"])
+        #expect(train.status == 0)
+        #expect(train.stderr.contains("repair.conll:4: I-LOC after O; read as B-LOC"))
+        let text = folder.path + "/text.txt"
+        try Data("Tim Cook visited Paris.\n".utf8).write(to: URL(fileURLWithPath: text))
+        let tagged = try CLI.run(["ner", store, text])
+        #expect(tagged.status == 0)
+        #expect(tagged.stdout.contains("0\t8\tPER\tTim Cook"))
+        let evaluation = try CLI.run(["eval", "ner", store, nerFixture])
+        #expect(evaluation.status == 0 && evaluation.stdout.contains("overall"))
+        let bad = try CLI.run(["ner", "train", badFixture, "-o", folder.path + "/bad.sqlite"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("bad.conll:2: a token line without a tag"))
+        let strict = try CLI.run(["ner", "train", repairFixture, "-o", folder.path + "/strict.sqlite", "--strict"])
+        #expect(strict.status == 1)
+        let empty = try CLI.run(["ner", store, Paths.fixture("search/empty.txt")])
+        #expect(empty.status == 1 && empty.stderr.contains("empty document"))
+    }
+
     @Test("UNER EWT: a tagger trained on BTC dev finds names in EWT dev",
           .enabled(if: FileManager.default.fileExists(atPath: Paths.sharedData.path + "/ner/btc.dev"), "../shared/data/ner is absent"))
     func sharedData() throws {
