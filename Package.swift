@@ -16,6 +16,7 @@
 //   LexiforgeWordlist     Android "combined" wordlists: streaming parser with diagnostics, writer
 //   LexiforgeSwipe        swipe features, trace files (JSON Lines) and the synthetic-swipe generator
 //   LexiforgeVocab        vocabulary lists (CSV/TSV, column mapping, level tags, diagnostics) and categories
+//   LexiforgeEntities     named entities: IOB2/CoNLL reader, structured-perceptron training, span scores
 //   LexiforgeStoreWriter  builds a store atomically from plain values (schema from LexiforgeReader)
 //   LexiforgeBuild        the stages wired together: one model spec, one build entry (ngrams, train), the
 //                         corpus-sentence reader, hmm, wordlists, learn/merge, export
@@ -71,6 +72,7 @@ let package = Package(
         .target(name: "LexiforgeWordlist", dependencies: ["LexiforgeFormat", "LexiforgeCorpus", "CZlib"]),
         .target(name: "LexiforgeSwipe", dependencies: ["LexiforgeFormat", "LexiforgeCorpus"]),
         .target(name: "LexiforgeVocab", dependencies: ["LexiforgeFormat", "LexiforgeCorpus"]),
+        .target(name: "LexiforgeEntities", dependencies: ["LexiforgeFormat", "LexiforgeCorpus"]),
         .target(
             name: "LexiforgeStoreWriter",
             dependencies: [
@@ -83,18 +85,18 @@ let package = Package(
             dependencies: [
                 "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
                 "LexiforgeStoreWriter", "LexiforgeHMM", "LexiforgePerceptron", "LexiforgeWordlist", "LexiforgeSwipe",
-                "LexiforgeVocab",
+                "LexiforgeVocab", "LexiforgeEntities",
             ]),
         .target(
             name: "LexiforgeEvaluation",
             dependencies: [
                 "LexiforgeBuild", "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
-                "LexiforgeStoreWriter", "LexiforgeHMM", "LexiforgePerceptron", "LexiforgeSwipe",
+                "LexiforgeStoreWriter", "LexiforgeHMM", "LexiforgePerceptron", "LexiforgeSwipe", "LexiforgeEntities",
             ]),
         .executableTarget(
             name: "lexiforge",
             dependencies: [
-                "LexiforgeBuild", "LexiforgeEvaluation",
+                "LexiforgeBuild", "LexiforgeEvaluation", "LexiforgeEntities",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // libFuzzer harnesses (`make fuzz`); without -DLEXIFORGE_FUZZ only a usage message.
@@ -112,7 +114,7 @@ let package = Package(
             dependencies: [
                 "LexiforgeTestSupport", "LexiforgeFormat", "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
                 "LexiforgeStoreWriter", "LexiforgeBuild", "LexiforgeEvaluation", "LexiforgeHMM", "LexiforgePerceptron", "LexiforgeWordlist", "LexiforgeSwipe",
-                "LexiforgeVocab",
+                "LexiforgeVocab", "LexiforgeEntities",
             ],
             exclude: ["Fixtures"]),
     ],

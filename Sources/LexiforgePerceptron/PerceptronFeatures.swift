@@ -150,49 +150,5 @@ enum PerceptronFeatures {
     }
 }
 
-/// An open-addressing map from feature keys (never 0) to weight rows.
-struct FeatureMap: Sendable {
-    private(set) var keys: [UInt64]
-    private(set) var rows: [Int32]
-    private(set) var count = 0
-
-    init(capacity: Int = 1 << 16) {
-        var n = 16
-        while n < capacity * 2 { n <<= 1 }
-        keys = Array(repeating: 0, count: n)
-        rows = Array(repeating: -1, count: n)
-    }
-
-    /// The slot holding `key`, or the empty slot where it would go.
-    @inline(__always)
-    private func slot(_ key: UInt64) -> Int {
-        let mask = keys.count - 1
-        var slot = Int(truncatingIfNeeded: key) & mask
-        while keys[slot] != key && keys[slot] != 0 { slot = (slot + 1) & mask }
-        return slot
-    }
-
-    @inline(__always)
-    func row(_ key: UInt64) -> Int32 { rows[slot(key)] }
-
-    /// The row of `key`, giving it the next free row if it has none.
-    mutating func insert(_ key: UInt64) -> Int32 {
-        if (count + 1) * 2 > keys.count {
-            var bigger = FeatureMap(capacity: keys.count)
-            for (k, r) in zip(keys, rows) where k != 0 {
-                let s = bigger.slot(k)
-                bigger.keys[s] = k
-                bigger.rows[s] = r
-            }
-            bigger.count = count
-            self = bigger
-        }
-        let s = slot(key)
-        if keys[s] == 0 {
-            keys[s] = key
-            rows[s] = Int32(count)
-            count += 1
-        }
-        return rows[s]
-    }
-}
+/// The feature index (shared with the entity tagger).
+typealias FeatureMap = FeatureTable

@@ -42,6 +42,7 @@ Tests/Bench/bench-hmm.sh | tee -a "$REPORT"
 REPORT="$REPORT" Tests/Bench/bench-wordlist.sh
 REPORT="$REPORT" Tests/Bench/bench-swipe.sh
 REPORT="$REPORT" Tests/Bench/bench-vocab.sh
+REPORT="$REPORT" Tests/Bench/bench-ner.sh
 
 G11="$SHARED_DATA/corpora/gutenberg-11m.txt.gz"
 if [ ! -f "$G11" ]; then

@@ -1,0 +1,137 @@
+import Foundation
+import LexiforgeCorpus
+import LexiforgeEntities
+import LexiforgeReader
+import LexiforgeStoreWriter
+
+/// One named-entity training file and the weight of its sentences' updates.
+public struct WeightedFile: Sendable, Equatable {
+    public var path: String
+    public var weight: Float
+    public init(path: String, weight: Float = 1) {
+        self.path = path
+        self.weight = weight
+    }
+}
+
+/// `lexiforge ner train`, `ner`, `eval ner`: the named-entity stage wired to files and stores.
+public enum NerBuild {
+    /// Reads IOB2/CoNLL files; errors (every bad line of every file) are thrown together, and
+    /// warnings (repaired `I-` tags) too under `strict`, else reported through `progress`.
+    public static func read(_ paths: [String], strict: Bool, progress: StageProgress) throws -> IOB2ReadResult {
+        let problems = paths.compactMap(NgramBuild.checkInput)
+        if !problems.isEmpty { throw PipelineError(problems) }
+        let result = IOB2Reader.read(paths)
+        if !result.errors.isEmpty || (strict && !result.warnings.isEmpty) {
+            throw PipelineError(result.errors + (strict ? result.warnings.map { $0 + " (an error under --strict)" } : []))
+        }
+        if !result.warnings.isEmpty {
+            for warning in result.warnings.prefix(10) { progress.say("warning: \(warning)") }
+            progress.say("warning: \(result.warnings.count) line(s) repaired (I- read as B-, empty words skipped) in \(paths.joined(separator: ", "))")
+        }
+        return result
+    }
+
+    /// The UPOS hidden Markov tagger whose tags are entity features, trained on CoNLL-U files
+    /// (`--upos-train`); nil for none.
+    public static func uposTagger(_ training: [String], progress: StageProgress) throws -> HMMTraining? {
+        guard !training.isEmpty else { return nil }
+        progress.say("training the UPOS tagger on \(training.joined(separator: ", "))")
+        return try HMMBuild.train(HMMBuildConfig(mode: .supervised(.init()), inputs: training, output: ""),
+                                  progress: StageProgress(quiet: true))
+    }
+
+    /// Trains on `files` (with UPOS features from a tagger trained on `uposTraining`, if any)
+    /// and writes the store at `output` atomically.
+    public static func train(_ files: [WeightedFile], uposTraining: [String] = [], output: String, config: EntityTrainerConfig,
+                             strict: Bool, progress: StageProgress) throws -> (sentences: Int, tokens: Int, features: Int, storeBytes: Int) {
+        let file = try AtomicStoreFile.prepare(path: output)
+        let upos = try uposTagger(uposTraining, progress: progress)
+        let trainer = EntityTrainer(config: config, tagging: upos.map { EntityTagging(tables: $0.tables) })
+        var summaries: [CorpusFileSummary] = []
+        var repaired = 0
+        for input in files {
+            let result = try read([input.path], strict: strict, progress: progress)
+            summaries += result.files
+            repaired += result.warnings.count
+            for sentence in result.sentences { trainer.add(sentence, weight: input.weight) }
+        }
+        guard trainer.tokens > 0 else {
+            throw PipelineError("\(files.map(\.path).joined(separator: ", ")): no labelled words to train on")
+        }
+        progress.say("training on \(trainer.sentenceCount) sentences, \(trainer.tokens) tokens, \(config.epochs) epochs")
+        let model = trainer.finish()
+        struct Description: Encodable {
+            var model = "structured-averaged-perceptron"
+            var featureVersion: Int, epochs: Int, seed: UInt64, gazetteer: Bool, types: [String], features: Int
+            var repairedLines: Int, weights: [Double]
+            enum CodingKeys: String, CodingKey {
+                case model, epochs, seed, gazetteer, types, features, weights
+                case featureVersion = "feature_version", repairedLines = "repaired_lines"
+            }
+        }
+        var provenance = StoreProvenance(toolchain: toolchainVersion, model: "entity-tagger", order: 1, inputs: summaries.map(\.record),
+                                         tokens: trainer.tokens, sentences: trainer.sentenceCount, vocabulary: 0)
+        provenance.extra[StoreSchema.MetaKey.entities] = MetaJSON.encode(Description(
+            featureVersion: Int(StoreSchema.Entities.featureVersion), epochs: config.epochs, seed: UInt64(config.seed), gazetteer: config.gazetteer,
+            types: model.labels.types, features: model.features.count, repairedLines: repaired, weights: files.map { Double($0.weight) }))
+        if let upos { provenance.extra[StoreSchema.MetaKey.hmm] = upos.description }
+        var meta = provenance.rows
+        meta[StoreSchema.MetaKey.vocabulary] = nil
+        try StoreWriter.writeEntities(model, hmm: upos?.tables, meta: meta, to: file)
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+        return (trainer.sentenceCount, trainer.tokens, model.features.count, bytes)
+    }
+
+    /// `eval ner STORE FILE...`: exact-span scores of the store's tagger on gold files.
+    public static func evaluate(store: String, gold: [String], strict: Bool, progress: StageProgress) throws -> EntityScore {
+        let tagger = try EntityTagger(path: store)
+        let sentences = try read(gold, strict: strict, progress: progress).sentences
+        return EntityEvaluation.score(tagger.model, on: sentences)
+    }
+
+    /// `eval ner --folds K --train FILE... GOLD`: K-fold cross-validation on the gold files,
+    /// each fold's model trained on the other folds plus `extra`.
+    public static func crossValidate(gold: [String], extra: [WeightedFile], uposTraining: [String] = [], folds: Int,
+                                     goldWeight: Float, config: EntityTrainerConfig, strict: Bool,
+                                     progress: StageProgress) throws -> (pooled: EntityScore, folds: [EntityScore]) {
+        let sentences = try read(gold, strict: strict, progress: progress).sentences
+        var extraSentences: [(LabeledSentence, Float)] = []
+        for input in extra {
+            extraSentences += try read([input.path], strict: strict, progress: progress).sentences.map { ($0, input.weight) }
+        }
+        let tagging = try uposTagger(uposTraining, progress: progress).map { EntityTagging(tables: $0.tables) }
+        return EntityEvaluation.crossValidate(sentences, folds: folds, extra: extraSentences, goldWeight: goldWeight,
+                                              config: config, tagging: tagging) { progress.say($0) }
+    }
+
+    /// `ner STORE FILE...`: the entities of each text file (standard input when none), one per
+    /// line: `start<TAB>end<TAB>TYPE<TAB>text` (Unicode scalar offsets into the file), after a
+    /// `# FILE` line when there are several files.
+    public static func tag(store: String, files: [String], joinNames: Bool, output: (String) -> Void) throws {
+        let tagger = try EntityTagger(path: store)
+        let problems = files.compactMap(NgramBuild.checkInput)
+        if !problems.isEmpty { throw PipelineError(problems) }
+        if files.isEmpty {
+            var text = ""
+            while let line = readLine(strippingNewline: false) { text += line }
+            for entity in tagger.entities(in: text, joinNames: joinNames) { output(entity.description) }
+            return
+        }
+        var errors: [String] = []
+        for path in files {
+            let text: String
+            do { text = try SearchBuild.text(of: path) } catch {
+                errors.append("\(error)")
+                continue
+            }
+            if files.count > 1 { output("# \(path)") }
+            if text.allSatisfy(\.isWhitespace) {
+                errors.append("\(path): empty document (no text to tag)")
+                continue
+            }
+            for entity in tagger.entities(in: text, joinNames: joinNames) { output(entity.description) }
+        }
+        if !errors.isEmpty { throw PipelineError(errors) }
+    }
+}

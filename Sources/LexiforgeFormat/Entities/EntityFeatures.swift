@@ -1,0 +1,210 @@
+/// The names learnt from training data: lowercased phrases (words joined by one space) with how
+/// often each was tagged as each entity type.
+///
+/// A sentence is matched left to right, longest phrase first (up to ``maxLength`` words); the
+/// words of a match get the phrase's most frequent type and their place in it (first or
+/// inside). Training matches each sentence against the counts minus that sentence's own names
+/// (leave-one-out), so the tagger learns how far a name seen *elsewhere* is to be trusted.
+public struct EntityGazetteer: Sendable {
+    /// Phrase → count per type (indexed like the model's types).
+    public private(set) var counts: [String: [Int32]] = [:]
+    /// First words of the phrases, to skip most words with one lookup.
+    private var firstWords: Set<String> = []
+    public let typeCount: Int
+    /// The longest phrase, in words.
+    public private(set) var maxLength = 0
+    /// Phrases longer than this are not learnt.
+    public static let longestPhrase = 6
+
+    public init(typeCount: Int) { self.typeCount = typeCount }
+
+    /// Adds `count` occurrences of `words` (already lowercased) as a name of type `type`.
+    public mutating func add(_ words: [String], type: Int, count: Int32 = 1) {
+        guard !words.isEmpty, words.count <= Self.longestPhrase else { return }
+        let phrase = words.joined(separator: " ")
+        counts[phrase, default: [Int32](repeating: 0, count: typeCount)][type] += count
+        firstWords.insert(words[0])
+        maxLength = max(maxLength, words.count)
+    }
+
+    /// Per word: 0 outside any known name, else 1 + 2·type + (0 first word, 1 inside).
+    /// `excluding` (phrase → count per type) is subtracted first.
+    public func match(_ lowered: [String], excluding: [String: [Int32]]? = nil) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: lowered.count)
+        guard maxLength > 0 else { return out }
+        var i = 0
+        while i < lowered.count {
+            guard firstWords.contains(lowered[i]) else { i += 1; continue }
+            var matched = 0
+            for length in stride(from: min(maxLength, lowered.count - i), through: 1, by: -1) {
+                let phrase = length == 1 ? lowered[i] : lowered[i..<(i + length)].joined(separator: " ")
+                guard var row = counts[phrase] else { continue }
+                if let own = excluding?[phrase] { for t in row.indices { row[t] -= own[t] } }
+                var best = 0
+                for t in row.indices where row[t] > row[best] { best = t }
+                guard row[best] > 0 else { continue }
+                out[i] = UInt8(1 + 2 * best)
+                for k in (i + 1)..<(i + length) { out[k] = UInt8(2 + 2 * best) }
+                matched = length
+                break
+            }
+            i += max(matched, 1)
+        }
+        return out
+    }
+}
+
+/// The hashed features of every word of a sentence, for ``EntityModel``.
+///
+/// Per word: its form, lowercase, shape (X upper, x lower, d digit, other characters as
+/// themselves; runs capped at two) and short shape (runs of one), prefixes of 1–3 and suffixes
+/// of 1–4 characters, capitalization class with sentence position and with the sentence's case
+/// style (all lowercase, title case, ordinary); the lowercase forms of the words i−2…i+2, the
+/// shapes of i±1, the word bigrams with each neighbour, the short-shape trigram; the gazetteer
+/// match of the word and of its neighbours (with the capitalization class); and, with a
+/// part-of-speech tagger, the UPOS tags of the word and its neighbours (with the
+/// capitalization class).
+public enum EntityFeatures {
+    /// Features per word (the length of each word's run of keys).
+    public static let perWord = 34
+
+    struct WordInfo {
+        var form: UInt64 = 0, lower: UInt64 = 0, shape: UInt64 = 0, shortShape: UInt64 = 0
+        var prefix: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var suffix: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        /// 0 no letters, 1 lowercase, 2 capitalized, 3 all caps, 4 one capital letter, 5 mixed.
+        var caps: UInt64 = 0
+        var gazetteer: UInt64 = 0
+        var tag: UInt64 = 0
+
+        static func boundary(_ side: Int) -> WordInfo {
+            let h = SplitMix64.finalize(0xB0B0_0000 &+ UInt64(bitPattern: Int64(side)))
+            var w = WordInfo(form: h, lower: h, shape: h, shortShape: h)
+            w.caps = 6
+            w.gazetteer = 255
+            w.tag = h
+            return w
+        }
+    }
+
+    @inline(__always)
+    static func fnv<S: Sequence>(_ bytes: S) -> UInt64 where S.Element == UInt8 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
+        return h
+    }
+
+    @inline(__always)
+    static func key(_ template: UInt64, _ a: UInt64, _ b: UInt64 = 0, _ c: UInt64 = 0) -> UInt64 {
+        var h = SplitMix64.finalize(a &+ template &* 0x9E37_79B9_7F4A_7C15)
+        h = SplitMix64.finalize(h ^ b)
+        if c != 0 { h = SplitMix64.finalize(h ^ c) }
+        return h == 0 ? 1 : h
+    }
+
+    static func info(_ word: String, lower: String) -> WordInfo {
+        var w = WordInfo()
+        w.form = fnv(word.utf8)
+        w.lower = fnv(lower.utf8)
+        var shape: [UInt8] = [], short: [UInt8] = []
+        var upper = 0, lowerCount = 0, firstUpper = false
+        for (k, scalar) in word.unicodeScalars.enumerated() {
+            let c: UInt8
+            if scalar.isASCII {
+                let b = UInt8(scalar.value)
+                switch b {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): c = UInt8(ascii: "X"); upper += 1; if k == 0 { firstUpper = true }
+                case UInt8(ascii: "a")...UInt8(ascii: "z"): c = UInt8(ascii: "x"); lowerCount += 1
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): c = UInt8(ascii: "d")
+                default: c = b
+                }
+            } else {
+                let p = scalar.properties
+                if p.isUppercase { c = UInt8(ascii: "X"); upper += 1; if k == 0 { firstUpper = true } }
+                else if p.isLowercase { c = UInt8(ascii: "x"); lowerCount += 1 }
+                else if p.numericType != nil { c = UInt8(ascii: "d") }
+                else { c = UInt8(ascii: "o") }
+            }
+            let n = shape.count
+            if !(n >= 2 && shape[n - 1] == c && shape[n - 2] == c) { shape.append(c) }
+            if short.last != c { short.append(c) }
+        }
+        w.shape = fnv(shape)
+        w.shortShape = fnv(short) &+ 1
+        w.caps = upper + lowerCount == 0 ? 0 : upper == 0 ? 1 : lowerCount == 0 ? (upper == 1 ? 4 : 3)
+            : firstUpper && upper == 1 ? 2 : 5
+        let scalars = Array(lower.unicodeScalars)
+        func piece(_ range: Range<Int>, _ salt: UInt64) -> UInt64 {
+            var h: UInt64 = 0xCBF2_9CE4_8422_2325
+            for s in scalars[range] { h = (h ^ UInt64(s.value)) &* 0x100_0000_01B3 }
+            return h &+ salt
+        }
+        let n = scalars.count
+        w.prefix = (piece(0..<min(1, n), 1), piece(0..<min(2, n), 2), piece(0..<min(3, n), 3))
+        w.suffix = (piece(max(0, n - 1)..<n, 11), piece(max(0, n - 2)..<n, 12), piece(max(0, n - 3)..<n, 13),
+                    piece(max(0, n - 4)..<n, 14))
+        return w
+    }
+
+    /// A tag name as the `tags` of ``extract(_:lowered:gazetteer:tags:)``.
+    public static func tagKey(_ name: String) -> UInt64 { fnv(name.utf8) | 1 }
+
+    /// The lowercase of each word, as the gazetteer matches them.
+    public static func lowered(_ words: [String]) -> [String] { words.map { $0.lowercased() } }
+
+    /// All features of a sentence: word `i`'s are `keys[i * perWord ..< (i + 1) * perWord]`.
+    /// `gazetteer` codes come from ``EntityGazetteer/match(_:excluding:)``; `tags` are the words'
+    /// part-of-speech tags (any stable numbers, e.g. hashes of the tag names), nil without a tagger.
+    public static func extract(_ words: [String], lowered: [String], gazetteer: [UInt8], tags: [UInt64]? = nil) -> [UInt64] {
+        let n = words.count
+        var infos = [WordInfo.boundary(-2), WordInfo.boundary(-1)]
+        infos.reserveCapacity(n + 4)
+        var lettered = 0, capitalized = 0, anyUpper = false
+        for i in 0..<n {
+            var w = info(words[i], lower: lowered[i])
+            w.gazetteer = UInt64(gazetteer[i])
+            w.tag = tags?[i] ?? 0
+            if w.caps >= 2 { anyUpper = true }
+            if i > 0 && w.caps > 0 { lettered += 1; if w.caps >= 2 { capitalized += 1 } }
+            infos.append(w)
+        }
+        infos.append(WordInfo.boundary(1))
+        infos.append(WordInfo.boundary(2))
+        // 1 all lowercase, 2 title case (60% of the lettered words after the first capitalized), 0 ordinary.
+        let style: UInt64 = !anyUpper ? 1 : (lettered >= 2 && capitalized * 10 >= lettered * 6) ? 2 : 0
+        var keys = [UInt64]()
+        keys.reserveCapacity(n * perWord)
+        for i in 0..<n {
+            let c = i + 2
+            let w = infos[c], p1 = infos[c - 1], p2 = infos[c - 2], n1 = infos[c + 1], n2 = infos[c + 2]
+            let first: UInt64 = i == 0 ? 1 : 0
+            keys.append(key(1, 0))
+            keys.append(key(2, w.form))
+            keys.append(key(3, w.lower))
+            keys.append(key(4, w.shape))
+            keys.append(key(5, w.shortShape))
+            keys.append(key(6, w.prefix.0)); keys.append(key(7, w.prefix.1)); keys.append(key(8, w.prefix.2))
+            keys.append(key(9, w.suffix.0)); keys.append(key(10, w.suffix.1)); keys.append(key(11, w.suffix.2))
+            keys.append(key(12, w.suffix.3))
+            keys.append(key(13, w.caps, first))
+            keys.append(key(14, w.caps, style, first))
+            keys.append(key(15, p1.lower)); keys.append(key(16, n1.lower))
+            keys.append(key(17, p2.lower)); keys.append(key(18, n2.lower))
+            keys.append(key(19, p1.shape)); keys.append(key(20, n1.shape))
+            keys.append(key(21, p1.lower, w.lower)); keys.append(key(22, w.lower, n1.lower))
+            keys.append(key(23, p1.shortShape, w.shortShape, n1.shortShape))
+            keys.append(key(24, w.gazetteer))
+            keys.append(key(25, w.gazetteer, w.caps))
+            keys.append(key(26, p1.gazetteer, w.gazetteer))
+            keys.append(key(27, w.gazetteer, n1.gazetteer))
+            keys.append(key(28, p1.caps, w.caps, n1.caps))
+            keys.append(key(29, p1.form, w.caps))
+            keys.append(key(30, w.lower, style))
+            keys.append(key(31, w.tag))
+            keys.append(key(32, p1.tag, w.tag))
+            keys.append(key(33, w.tag, n1.tag))
+            keys.append(key(34, w.tag, w.caps, first))
+        }
+        return keys
+    }
+}

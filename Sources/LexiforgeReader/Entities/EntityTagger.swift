@@ -1,0 +1,167 @@
+import Foundation
+import GRDB
+import LexiforgeText
+
+/// A named entity found in text: its type (`PER`, `LOC`, `ORG` for the shipped training data),
+/// its text and its place, in Unicode scalars (code points) from the start of the text, half open.
+public struct Entity: Sendable, Equatable, CustomStringConvertible {
+    public var type: String
+    public var text: String
+    public var start: Int
+    public var end: Int
+    public init(type: String, text: String, start: Int, end: Int) {
+        self.type = type
+        self.text = text
+        self.start = start
+        self.end = end
+    }
+    public var description: String { "\(start)\t\(end)\t\(type)\t\(text)" }
+}
+
+/// The named-entity tagger of a store built by `lexiforge ner train`.
+///
+/// ```swift
+/// let tagger = try EntityTagger(path: "Artifacts/ner.sqlite")
+/// for name in tagger.entities(in: review) where name.type == "PER" { print(name.text) }  // "Tim Cook"
+/// tagger.entities(in: review, joinNames: false)   // "Tim", "Cook": one entity per word
+/// ```
+/// Text is split into lines, each line into tokens with the treebank tokenizer (the Universal
+/// Dependencies conventions the training data follows) and at sentence-ending punctuation into
+/// sentences, which are tagged with ``EntityModel/decode(_:)``. With `joinNames` (the default,
+/// as NLTagger's `.joinNames`) a multi-word name is one entity; without, each of its words is.
+/// - Complexity: O(words · (features + labels²)) per sentence.
+public final class EntityTagger: Sendable {
+    public let model: EntityModel
+    /// The store's `meta` table (provenance), empty for a model made in memory.
+    public let meta: [String: String]
+    private let tokenizer = Tokenizer(mode: .treebank)
+
+    public init(model: EntityModel, meta: [String: String] = [:]) {
+        self.model = model
+        self.meta = meta
+    }
+
+    /// Opens the tagger of a store.
+    /// - Throws: ``StoreError`` when the file is no store, holds no entity tagger, was trained
+    ///   with other feature templates, or is damaged.
+    public convenience init(path: String) throws {
+        let store = try TrainedStore(path: path)
+        let (model, meta) = try store.entityModel()
+        self.init(model: model, meta: meta)
+    }
+
+    /// The BIO label of every word (`O`, `B-PER`, `I-PER`, ...).
+    public func labels(_ words: [String]) -> [String] {
+        let names = model.labels.names
+        return model.decode(words).map { names[$0] }
+    }
+
+    /// The entities of `text` (see the type's documentation).
+    public func entities(in text: String, joinNames: Bool = true) -> [Entity] {
+        var out: [Entity] = []
+        var lineStart = 0   // in scalars
+        var tokens: [Token] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var bytes = Array(line.utf8)
+            // Scalar offset of every byte that starts one (continuation bytes share the last).
+            var scalarAt = [Int](repeating: 0, count: bytes.count + 1)
+            var scalars = 0
+            for (k, b) in bytes.enumerated() {
+                scalarAt[k] = scalars
+                if b & 0xC0 != 0x80 { scalars += 1 }
+            }
+            scalarAt[bytes.count] = scalars
+            tokens.removeAll(keepingCapacity: true)
+            bytes.withUnsafeMutableBufferPointer { tokenizer.tokenize(UnsafeBufferPointer($0), into: &tokens) }
+            var sentence: [Token] = []
+            func flush() {
+                guard !sentence.isEmpty else { return }
+                let words = sentence.map { String(decoding: bytes[$0.start..<$0.end], as: UTF8.self) }
+                let labels = model.decode(words)
+                let names = model.labels.names
+                for span in EntitySpan.spans(labels.map { names[$0] }) {
+                    let pieces = joinNames ? [span.start..<span.end] : (span.start..<span.end).map { $0..<($0 + 1) }
+                    for piece in pieces {
+                        let first = sentence[piece.lowerBound], last = sentence[piece.upperBound - 1]
+                        out.append(Entity(type: span.type,
+                                          text: String(decoding: bytes[first.start..<last.end], as: UTF8.self),
+                                          start: lineStart + scalarAt[first.start], end: lineStart + scalarAt[last.end]))
+                    }
+                }
+                sentence.removeAll(keepingCapacity: true)
+            }
+            for token in tokens {
+                sentence.append(token)
+                if token.kind == .terminal { flush() }
+            }
+            flush()
+            lineStart += scalars + 1
+        }
+        return out
+    }
+}
+
+extension TrainedStore {
+    /// Whether the store holds an entity tagger (`lexiforge ner train`).
+    public var hasEntityTagger: Bool { meta[StoreSchema.MetaKey.entities] != nil }
+
+    /// Reads the entity tagger's tables.
+    func entityModel() throws -> (EntityModel, [String: String]) {
+        guard let provenance = meta[StoreSchema.MetaKey.entities] else {
+            throw StoreError.notAStore(path, "it holds no entity tagger (no `entities` meta row); build one with `lexiforge ner train FILE.iob2 -o \(path)`")
+        }
+        let version = "\"feature_version\":\(StoreSchema.Entities.featureVersion)"
+        guard provenance.contains(version) else {
+            throw StoreError.badMeta(path, key: StoreSchema.MetaKey.entities, value: provenance,
+                                     expected: "a tagger trained with feature version \(StoreSchema.Entities.featureVersion) (rebuild it with this toolchain's `lexiforge ner train`)")
+        }
+        let parts = try checked { db in
+            let names = try Row.fetchAll(db, sql: "SELECT id, name FROM entity_label ORDER BY id").enumerated().map { k, row in
+                guard try row.int(0, "entity_label", "id") == k else { throw StoreDamage("entity_label ids are not 0, 1, 2, ...") }
+                return try row.text(1, "entity_label", "name")
+            }
+            guard names.first == "O", names.count % 2 == 1 else { throw StoreDamage("entity_label must start with O and hold B- and I- labels in pairs") }
+            let types = stride(from: 1, to: names.count, by: 2).map { String(names[$0].dropFirst(2)) }
+            let labels = EntityLabels(types: types)
+            guard labels.names == names else { throw StoreDamage("entity_label does not list B-T, I-T for each type T") }
+            let L = labels.count
+            var transitions = [Float](repeating: 0, count: (L + 1) * L)
+            for row in try Row.fetchAll(db, sql: "SELECT prev, label, weight FROM entity_transition") {
+                let prev = try row.int(0, "entity_transition", "prev", in: -1...Int64(L - 1))
+                let label = try row.int(1, "entity_transition", "label", in: 0...Int64(L - 1))
+                transitions[(prev + 1) * L + label] = Float(try row.real(2, "entity_transition", "weight", finite: true))
+            }
+            let rowCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM entity_feature") ?? 0
+            var table = FeatureTable(capacity: max(rowCount, 16))
+            var weights = [Float](repeating: 0, count: rowCount * L)
+            let cursor = try Row.fetchCursor(db, sql: "SELECT key, weights FROM entity_feature")
+            while let row = try cursor.next() {
+                let key = UInt64(bitPattern: try row.integer(0, "entity_feature", "key"))
+                guard key != 0, let blob = try row.optionalBlob(1, "entity_feature", "weights"), blob.count == 4 * L else {
+                    throw StoreDamage("entity_feature: a key of 0 or weights that are not \(L) Float32 values")
+                }
+                let r = Int(table.insert(key))
+                guard r * L < weights.count else { throw StoreDamage("entity_feature: duplicate keys") }
+                blob.withUnsafeBytes { raw in
+                    for y in 0..<L {
+                        weights[r * L + y] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * y, as: UInt32.self)))
+                    }
+                }
+            }
+            guard table.count == rowCount else { throw StoreDamage("entity_feature: duplicate keys") }
+            var gazetteer = EntityGazetteer(typeCount: types.count)
+            for row in try Row.fetchAll(db, sql: "SELECT phrase, type, count FROM entity_gazetteer ORDER BY phrase, type") {
+                let phrase = try row.text(0, "entity_gazetteer", "phrase")
+                let type = try row.text(1, "entity_gazetteer", "type")
+                guard let t = types.firstIndex(of: type) else { throw StoreDamage("entity_gazetteer: unknown type \(type)") }
+                gazetteer.add(phrase.split(separator: " ").map(String.init), type: t,
+                              count: Int32(try row.int(2, "entity_gazetteer", "count", in: 1...Int64(Int32.max))))
+            }
+            return (labels, table, weights, transitions, gazetteer)
+        }
+        let (labels, table, weights, transitions, gazetteer) = parts
+        let tagging = hasHMM ? EntityTagging(tables: try hmmTables()) : nil
+        return (EntityModel(labels: labels, features: table, weights: weights, transitions: transitions, gazetteer: gazetteer,
+                            tagging: tagging), meta)
+    }
+}

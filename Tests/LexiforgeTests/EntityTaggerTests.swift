@@ -1,0 +1,204 @@
+import Foundation
+import LexiforgeEntities
+import LexiforgeBuild
+import LexiforgeEvaluation
+import LexiforgeReader
+import LexiforgeStoreWriter
+import LexiforgeTestSupport
+import Testing
+
+private let nerFixture = Paths.fixture("ner/tiny.iob2")
+private let repairFixture = Paths.fixture("ner/repair.conll")
+private let badFixture = Paths.fixture("ner/bad.conll")
+
+/// Hand-made sentences: people, places and organisations in a few patterns.
+private let toySentences: [LabeledSentence] = [
+    LabeledSentence(words: ["Tim", "Cook", "visited", "Paris", "."], labels: ["B-PER", "I-PER", "O", "B-LOC", "O"]),
+    LabeledSentence(words: ["Anna", "works", "at", "Apple", "."], labels: ["B-PER", "O", "O", "B-ORG", "O"]),
+    LabeledSentence(words: ["We", "flew", "to", "New", "York", "."], labels: ["O", "O", "O", "B-LOC", "I-LOC", "O"]),
+    LabeledSentence(words: ["Google", "hired", "Tim", "Cook", "."], labels: ["B-ORG", "O", "B-PER", "I-PER", "O"]),
+    LabeledSentence(words: ["the", "cat", "sat", "."], labels: ["O", "O", "O", "O"]),
+]
+
+@Suite("Named entities")
+struct EntityTaggerTests {
+    @Test("features: one run per word, the same words give the same keys, neighbours matter")
+    func features() {
+        let words = ["Tim", "Cook", "visited", "Paris"]
+        let a = EntityFeatures.extract(words, lowered: EntityFeatures.lowered(words), gazetteer: [0, 0, 0, 0])
+        #expect(a.count == words.count * EntityFeatures.perWord)
+        #expect(a == EntityFeatures.extract(words, lowered: EntityFeatures.lowered(words), gazetteer: [0, 0, 0, 0]))
+        #expect(!a.contains(0))
+        let other = ["Tim", "Cook", "left", "Paris"]
+        let b = EntityFeatures.extract(other, lowered: EntityFeatures.lowered(other), gazetteer: [0, 0, 0, 0])
+        let per = EntityFeatures.perWord
+        // Word 0's own form feature (template 2) is unchanged; its i+2 neighbour feature is not.
+        #expect(a[1] == b[1])
+        #expect(Set(a[0..<per]) != Set(b[0..<per]))
+        // A gazetteer match changes the word's features.
+        let c = EntityFeatures.extract(words, lowered: EntityFeatures.lowered(words), gazetteer: [1, 2, 0, 0])
+        #expect(Set(a[0..<per]) != Set(c[0..<per]))
+    }
+
+    @Test("gazetteer: longest match, first and inside words, leave-one-out")
+    func gazetteer() {
+        var g = EntityGazetteer(typeCount: 2)
+        g.add(["new", "york"], type: 1)
+        g.add(["york"], type: 0)
+        #expect(g.match(["in", "new", "york", "city"]) == [0, 3, 4, 0])
+        #expect(g.match(["york", "is"]) == [1, 0])
+        // Without this sentence's own "new york" the phrase is unknown; "york" alone still matches.
+        #expect(g.match(["new", "york"], excluding: ["new york": [0, 1]]) == [0, 1])
+    }
+
+    @Test("Viterbi: the best labels under hand-set weights, and never I-T without B-T before it")
+    func viterbi() {
+        let labels = EntityLabels(types: ["PER"])   // O, B-PER, I-PER
+        #expect(labels.names == ["O", "B-PER", "I-PER"])
+        #expect(!labels.allowed(-1, 2) && !labels.allowed(0, 2) && labels.allowed(1, 2) && labels.allowed(2, 2))
+        // Two words, one feature each (perWord keys: the rest unknown). Word 0 prefers I-PER
+        // (not allowed first), then B-PER; word 1 prefers I-PER.
+        let per = EntityFeatures.perWord
+        var keys = [UInt64](repeating: 999, count: 2 * per)
+        keys[0] = 10
+        keys[per] = 20
+        let flat: [Float] = [0, 2, 5, 1, 0, 3]   // key 10's row, then key 20's
+        func run(_ transition: (Int, Int) -> Float) -> [Int] {
+            flat.withUnsafeBufferPointer { w in
+                EntityModel.viterbi(keys, count: 2, labels: labels, row: { key in
+                    key == 10 ? UnsafeBufferPointer(rebasing: w[0..<3]) : key == 20 ? UnsafeBufferPointer(rebasing: w[3..<6]) : nil
+                }, transition: transition)
+            }
+        }
+        #expect(run { _, _ in 0 } == [1, 2])       // B-PER I-PER: 2 + 3
+        // A penalty on B-PER → I-PER leaves B-PER O (2 + 1) as the best allowed path.
+        #expect(run { p, y in p == 1 && y == 2 ? -10 : 0 } == [1, 0])
+    }
+
+    @Test("spans and exact-span scores")
+    func scoring() {
+        #expect(EntitySpan.spans(["B-PER", "I-PER", "O", "B-LOC", "I-LOC", "I-ORG"]) ==
+                [EntitySpan(start: 0, end: 2, type: "PER"), EntitySpan(start: 3, end: 5, type: "LOC"), EntitySpan(start: 5, end: 6, type: "ORG")])
+        var score = EntityScore()
+        // Gold: PER 0-2, LOC 3-4. Predicted: PER 0-1 (wrong boundary), LOC 3-4 (right), ORG 5-6 (spurious).
+        score.add(gold: ["B-PER", "I-PER", "O", "B-LOC", "O", "O"], predicted: ["B-PER", "O", "O", "B-LOC", "O", "B-ORG"])
+        #expect(score.overall.truePositives == 1 && score.overall.predicted == 3 && score.overall.gold == 2)
+        #expect(abs(score.overall.f1 - 0.4) < 1e-9)
+        #expect(score.byType["LOC"]!.f1 == 1)
+        #expect(score.byType["PER"]!.recall == 0)
+        #expect(score.render().contains("overall"))
+    }
+
+    @Test("IOB2 reader: UNER and CoNLL columns, repaired I- tags counted with file:line, bad lines reported")
+    func reading() {
+        let result = IOB2Reader.read([nerFixture, repairFixture])
+        #expect(result.errors.isEmpty)
+        #expect(result.sentences.count == 4)
+        #expect(result.sentences[0].words == ["Tim", "Cook", "visited", "Paris", "."])
+        #expect(result.sentences[0].labels == ["B-PER", "I-PER", "O", "B-LOC", "O"])
+        #expect(result.sentences[0].document == result.sentences[1].document)
+        #expect(result.sentences[2].labels == ["B-PER", "O", "O", "B-LOC"])
+        #expect(result.warnings == ["\(repairFixture):4: I-LOC after O; read as B-LOC"])
+        let bad = IOB2Reader.read([badFixture])
+        #expect(bad.errors.count == 1)
+        #expect(bad.errors.first?.hasPrefix("\(badFixture):2: a token line without a tag") == true)
+        #expect(throws: PipelineError.self) { try NerBuild.read([repairFixture], strict: true, progress: StageProgress(quiet: true)) }
+    }
+
+    @Test("training learns the toy sentences; the store gives the same tags; identical inputs, identical stores")
+    func trainAndStore() throws {
+        let trainer = EntityTrainer(config: EntityTrainerConfig(epochs: 5))
+        for sentence in toySentences { trainer.add(sentence) }
+        let model = trainer.finish()
+        let names = model.labels.names
+        for sentence in toySentences { #expect(model.decode(sentence.words).map { names[$0] } == sentence.labels) }
+
+        let folder = try TemporaryFolder()
+        let a = folder.path + "/a.sqlite", b = folder.path + "/b.sqlite"
+        for path in [a, b] {
+            _ = try NerBuild.train([WeightedFile(path: nerFixture), WeightedFile(path: repairFixture, weight: 0.5)], output: path,
+                                   config: EntityTrainerConfig(epochs: 5), strict: false, progress: StageProgress(quiet: true))
+        }
+        #expect(FileManager.default.contents(atPath: a) == FileManager.default.contents(atPath: b))
+        let tagger = try EntityTagger(path: a)
+        let entities = tagger.entities(in: "Tim Cook visited Paris.\nAnna works at Apple.")
+        #expect(entities.contains(Entity(type: "PER", text: "Tim Cook", start: 0, end: 8)))
+        #expect(entities.contains(Entity(type: "LOC", text: "Paris", start: 17, end: 22)))
+        #expect(entities.contains(Entity(type: "PER", text: "Anna", start: 24, end: 28)))
+        let words = tagger.entities(in: "Tim Cook visited Paris.", joinNames: false).filter { $0.type == "PER" }
+        #expect(words.map(\.text) == ["Tim", "Cook"])
+        // The store's model decodes as the trained one does.
+        let trained = EntityTrainer(config: EntityTrainerConfig(epochs: 5))
+        for s in IOB2Reader.read([nerFixture]).sentences { trained.add(s) }
+        for s in IOB2Reader.read([repairFixture]).sentences { trained.add(s, weight: 0.5) }
+        let memory = trained.finish()
+        for s in toySentences { #expect(tagger.model.decode(s.words) == memory.decode(s.words)) }
+        // A store without a tagger says so.
+        #expect(throws: StoreError.self) { try EntityTagger(path: folder.path + "/missing.sqlite") }
+    }
+
+    @Test("with --upos-train the store carries the UPOS tagger whose tags are features")
+    func uposFeatures() throws {
+        let folder = try TemporaryFolder()
+        let a = folder.path + "/a.sqlite", b = folder.path + "/b.sqlite"
+        for path in [a, b] {
+            _ = try NerBuild.train([WeightedFile(path: nerFixture)], uposTraining: [Paths.fixture("hmm/good.conllu")], output: path,
+                                   config: EntityTrainerConfig(epochs: 3), strict: false, progress: StageProgress(quiet: true))
+        }
+        #expect(FileManager.default.contents(atPath: a) == FileManager.default.contents(atPath: b))
+        let tagger = try EntityTagger(path: a)
+        let tagging = try #require(tagger.model.tagging)
+        #expect(tagging.tags(["I", "swim"]).count == 2)
+        #expect(tagger.meta[StoreSchema.MetaKey.hmm]?.contains("upos") == true)
+        // The tags change the features.
+        let words = ["Tim", "Cook", "visited", "Paris"]
+        #expect(EntityModel.features(words, gazetteer: nil, tagging: tagging) != EntityModel.features(words, gazetteer: nil, tagging: nil))
+        #expect(tagger.entities(in: "Tim Cook visited Paris.").map(\.text).contains("Paris"))
+    }
+
+    @Test("ner train refuses a line without a tag, naming file and line")
+    func badInput() throws {
+        let folder = try TemporaryFolder()
+        #expect {
+            try NerBuild.train([WeightedFile(path: badFixture)], output: folder.path + "/x.sqlite", config: .init(),
+                               strict: false, progress: StageProgress(quiet: true))
+        } throws: { "\($0)".contains("bad.conll:2:") }
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/x.sqlite"))
+    }
+
+    @Test("command line: ner train, ner on standard input and files, eval ner; bad input exits 1 naming file:line")
+    func commandLine() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.path + "/ner.sqlite"
+        let train = try CLI.run(["ner", "train", nerFixture, repairFixture + "=0.5", "-o", store, "--epochs", "5"])
+        #expect(train.status == 0)
+        #expect(train.stderr.contains("repair.conll:4: I-LOC after O; read as B-LOC"))
+        let text = folder.path + "/text.txt"
+        try Data("Tim Cook visited Paris.\n".utf8).write(to: URL(fileURLWithPath: text))
+        let tagged = try CLI.run(["ner", store, text])
+        #expect(tagged.status == 0)
+        #expect(tagged.stdout.contains("0\t8\tPER\tTim Cook"))
+        let evaluation = try CLI.run(["eval", "ner", store, nerFixture])
+        #expect(evaluation.status == 0 && evaluation.stdout.contains("overall"))
+        let bad = try CLI.run(["ner", "train", badFixture, "-o", folder.path + "/bad.sqlite"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("bad.conll:2: a token line without a tag"))
+        let strict = try CLI.run(["ner", "train", repairFixture, "-o", folder.path + "/strict.sqlite", "--strict"])
+        #expect(strict.status == 1)
+        let empty = try CLI.run(["ner", store, Paths.fixture("search/empty.txt")])
+        #expect(empty.status == 1 && empty.stderr.contains("empty document"))
+    }
+
+    @Test("UNER EWT: a tagger trained on BTC dev finds names in EWT dev",
+          .enabled(if: FileManager.default.fileExists(atPath: Paths.sharedData.path + "/ner/btc.dev"), "../shared/data/ner is absent"))
+    func sharedData() throws {
+        let btc = IOB2Reader.read([Paths.sharedData.path + "/ner/btc.dev"])
+        let ewt = IOB2Reader.read([Paths.sharedData.path + "/ner/en_ewt-ud-dev.iob2"])
+        #expect(btc.errors.isEmpty && ewt.errors.isEmpty)
+        #expect(ewt.sentences.count == 2001 && ewt.tokens == 25149)
+        let trainer = EntityTrainer(config: EntityTrainerConfig(epochs: 3))
+        for s in btc.sentences { trainer.add(s) }
+        let score = EntityEvaluation.score(trainer.finish(), on: Array(ewt.sentences.prefix(500)))
+        #expect(score.overall.f1 > 0.2)
+    }
+}
