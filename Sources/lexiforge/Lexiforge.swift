@@ -21,8 +21,7 @@ struct Lexiforge: ParsableCommand {
         subcommands: [
             Ngrams.self, Train.self, Inspect.self, Suggest.self, Predict.self, Tokenize.self, Hmm.self,
             Tag.self, Wordlist.self, Complete.self, Eval.self, Export.self, Learn.self, Merge.self,
-            Diff.self, Verify.self, Swipe.self, Vocab.self, BenchQueries.self, BenchComplete.self,
-            Diff.self, Verify.self, Swipe.self, BenchQueries.self, BenchComplete.self, Ner.self, Index.self, Search.self,
+            Diff.self, Verify.self, Swipe.self, Vocab.self, Ner.self, Index.self, Search.self, BenchQueries.self, BenchComplete.self,
         ])
 }
 
