@@ -172,7 +172,7 @@ struct VocabPredicateTests {
         let forms = Set(VocabTest.allCases.map { store.canonical($0.predicate(settings: settings)) })
         #expect(forms == [
             .and([.categories([.kanji, .kanjiHiragana]), .levels(["L2", "L3"])]),
-            .and([.levels(["L2", "L3"]), .has(.reading)]),
+            .and([.levels(["L2", "L3"]), .has(.reading)]),  // categories, levels, fields, prefixes, NOT, AND, OR
         ])
         var g = SplitMix64(seed: 1)
         for test in VocabTest.allCases {

@@ -35,7 +35,7 @@ public indirect enum VocabPredicate: Hashable, Sendable, CustomStringConvertible
     case or([VocabPredicate])
     case not(VocabPredicate)
 
-    /// A readable, deterministic form (sets sorted): also the sort key of operands.
+    /// A readable, deterministic form (sets sorted).
     public var description: String {
         switch self {
         case .all: return "TRUE"
@@ -69,8 +69,8 @@ public indirect enum VocabPredicate: Hashable, Sendable, CustomStringConvertible
     /// dropped (a wider level test, `reading != nil` next to categories without "untestable",
     /// X OR Y next to X) and under OR one that implies another (X AND Y next to X); a AND NOT a
     /// is FALSE, a OR NOT a is TRUE; NOT is pushed down to the tests (De Morgan) and NOT over
-    /// categories becomes the other categories; operands are deduplicated and sorted by
-    /// ``description``. This decides equality for predicates that differ in operand order,
+    /// categories becomes the other categories; operands are deduplicated and sorted
+    /// (``precedes(_:_:)``). This decides equality for predicates that differ in operand order,
     /// duplicates, nesting, split membership tests and redundant tests, not logical equivalence
     /// in general (which no rewriting decides cheaply).
     public func canonical(in facts: VocabFacts) -> VocabPredicate {
@@ -168,10 +168,10 @@ public indirect enum VocabPredicate: Hashable, Sendable, CustomStringConvertible
         return simplified(rest, facts: facts, conjunction: false)
     }
 
-    /// The operands without those another one makes redundant (decided in descending
-    /// description order), sorted by description and joined by AND or OR.
+    /// The operands without those another one makes redundant (decided in reverse canonical
+    /// order), in canonical order, joined by AND or OR.
     private static func simplified(_ operands: Set<VocabPredicate>, facts: VocabFacts, conjunction: Bool) -> VocabPredicate {
-        let items = operands.map { ($0.description, $0) }.sorted { byteOrder($0.0, $1.0) }.map(\.1)
+        let items = operands.sorted(by: precedes)
         var alive = [Bool](repeating: true, count: items.count)
         for i in items.indices.reversed() {
             let p = items[i]
@@ -184,6 +184,41 @@ public indirect enum VocabPredicate: Hashable, Sendable, CustomStringConvertible
         case 0: return conjunction ? .all : .none
         case 1: return kept[0]
         default: return conjunction ? .and(kept) : .or(kept)
+        }
+    }
+
+    /// The order of operands in a canonical form: by kind (categories, levels, `!= nil`, prefix,
+    /// NOT, AND, OR), then by content (names and texts in byte order). Decided at the first
+    /// difference, without building text.
+    static func precedes(_ a: VocabPredicate, _ b: VocabPredicate) -> Bool {
+        func rank(_ p: VocabPredicate) -> Int {
+            switch p {
+            case .all: 0
+            case .none: 1
+            case .categories: 2
+            case .levels: 3
+            case .has: 4
+            case .prefix: 5
+            case .not: 6
+            case .and: 7
+            case .or: 8
+            }
+        }
+        func lexicographic<T>(_ x: [T], _ y: [T], _ less: (T, T) -> Bool) -> Bool {
+            for (u, v) in zip(x, y) {
+                if less(u, v) { return true }
+                if less(v, u) { return false }
+            }
+            return x.count < y.count
+        }
+        switch (a, b) {
+        case (.categories(let x), .categories(let y)): return lexicographic(x.map(\.rawValue).sorted(), y.map(\.rawValue).sorted(), <)
+        case (.levels(let x), .levels(let y)): return lexicographic(x.sorted(by: byteOrder), y.sorted(by: byteOrder), byteOrder)
+        case (.has(let x), .has(let y)): return x < y
+        case (.prefix(let x), .prefix(let y)): return byteOrder(x, y)
+        case (.not(let x), .not(let y)): return precedes(x, y)
+        case (.and(let x), .and(let y)), (.or(let x), .or(let y)): return lexicographic(x, y, precedes)
+        default: return rank(a) < rank(b)
         }
     }
 
