@@ -172,11 +172,16 @@ public enum SwipeEval {
             return d
         }
 
+        /// log10 p of the context's last word after the words before it (how much the context reads
+        /// like a sentence to the model); nil without a model or a context word.
+        public func contextFit(_ words: [String]) throws -> Double? { try predictor?.contextFit(of: words) }
+
         /// Decodes one trace (after its sentence's earlier words when there is a model and a sentence).
         public func decode(_ trace: SwipeTrace) throws -> (SwipeDecoder, SwipeDecoding, Bool) {
             let decoder = try decoder(rowHeightRatio: trace.rowHeightRatio)
             let context = try trace.context.flatMap { words in try predictor?.distribution(after: words) }
-            return (decoder, decoder.decode(trace.points, context: context), context != nil)
+            let fit = options.contextGate == nil ? nil : try trace.context.flatMap(contextFit)
+            return (decoder, decoder.decode(trace.points, context: context, contextFit: fit), context != nil)
         }
     }
 
