@@ -26,7 +26,7 @@ public enum SwipeTune {
     }
 
     /// One shortlisted word of one swipe: the terms of its score.
-    struct Term { var location, shape, cost, lexicon, lm, endpoints, length, missed, missedMean, robust, turning: Double; var truth: Bool }
+    struct Term { var location, shape, cost, lexicon, lm, endpoints, length, missed: Double; var truth: Bool }
     struct Sample {
         var fold: Int; var terms: [Term]; var hasTruth: Bool
         /// log10 p of the context's last word after the words before it (nil: no context word).
@@ -38,17 +38,13 @@ public enum SwipeTune {
 
     public struct Weights: Sendable, CustomStringConvertible {
         public var location, shape, cost, frequency, context, endpoints, length, missed: Double
-        public var missedMean = 0.0, robust = 0.0, turning = 0.0
-        /// ln κ of the interpolated context term (nil: log-linear), and the context weight used
-        /// instead when the context's last word has log10 p below `gate` (a context that reads
-        /// like no sentence: the random-word prompts).
-        public var mixing: Double? = nil
+        /// The context weight used instead of `context` when the context's last word has log10 p
+        /// below `gate` after the words before it (``SwipeDecoderOptions/contextGate``).
         public var gate: Double? = nil
         public var contextLow = 0.0
         public var description: String {
-            String(format: "location %.3g, shape %.3g, cost %.3g, endpoints %.3g, length %.3g, missed %.3g, missedMean %.3g, robust %.3g, turning %.3g, frequency %.3g, context %.3g",
-                   location, shape, cost, endpoints, length, missed, missedMean, robust, turning, frequency, context)
-                + (mixing.map { String(format: ", mixing ln κ %.1f", $0) } ?? "")
+            String(format: "location %.3g, shape %.3g, cost %.3g, endpoints %.3g, length %.3g, missed %.3g, frequency %.3g, context %.3g",
+                   location, shape, cost, endpoints, length, missed, frequency, context)
                 + (gate.map { String(format: ", gate %.1f (context weight below it %.3g)", $0, contextLow) } ?? "")
         }
     }
@@ -122,7 +118,6 @@ public enum SwipeTune {
                 Term(location: c.location, shape: c.shape, cost: c.cost.isFinite ? c.cost : 1e3,
                      lexicon: Double(c.frequency - 255) * log(1.15), lm: c.contextLogProbability ?? 0,
                      endpoints: c.terms.endpoints, length: c.terms.lengthLogRatio * c.terms.lengthLogRatio, missed: c.terms.missed,
-                     missedMean: c.terms.missedMean, robust: c.terms.robust, turning: c.terms.turning,
                      truth: SwipeEval.matchKey(c.word) == key)
             }
             samples.append(Sample(fold: fold(t), terms: terms, hasTruth: terms.contains { $0.truth },
@@ -131,21 +126,20 @@ public enum SwipeTune {
         lines.append("in-dictionary swipes: \(samples.count); the word on the wide shortlist (\(config.wideShortlist)): \(String(format: "%.2f%%", 100 * Double(samples.filter(\.hasTruth).count) / Double(max(1, samples.count))))")
 
         // 3. Weights by coordinate ascent, nested by fold.
-        var start = Weights(location: options.locationWeight, shape: options.shapeWeight, cost: options.costWeight,
+        let start = Weights(location: options.locationWeight, shape: options.shapeWeight, cost: options.costWeight,
                             frequency: options.frequencyWeight, context: 0, endpoints: options.endpointWeight,
                             length: options.lengthWeight, missed: options.missWeight)
-        start.missedMean = options.missMeanWeight; start.robust = options.robustWeight; start.turning = options.turningWeight
         // With context the channels keep the weights fitted without it; the two prior weights are fitted.
         func contextStart(_ w: Weights) -> Weights {
-            var c = w; c.frequency = options.contextFrequencyWeight; c.context = options.contextWeight; c.mixing = options.contextMixing
-            c.gate = options.contextGate; c.contextLow = options.contextWeightLow
+            var c = w; c.frequency = options.contextFrequencyWeight; c.context = options.contextWeight
+            c.gate = nil; c.contextLow = options.contextWeightLow
             return c
         }
         var rows: [String] = []
         var sums = [0.0, 0.0, 0.0, 0.0]
         for k in 0 ..< config.folds {
             let train = samples.filter { $0.fold != k }, test = samples.filter { $0.fold == k }
-            let plain = fitPlain(train, from: start)
+            let plain = fit(train, from: start, context: false)
             let withContext = fitContext(train, from: contextStart(plain))
             let a = accuracy(test, plain, context: false), b = accuracy(test, withContext, context: true)
             sums[0] += a.top1; sums[1] += a.top4; sums[2] += b.top1; sums[3] += b.top4
@@ -157,22 +151,17 @@ public enum SwipeTune {
         lines += rows
         lines.append(String(format: "  mean: no context top-1 %.2f%% top-4 %.2f%%; context top-1 %.2f%% top-4 %.2f%%",
                             100 * sums[0] / f, 100 * sums[1] / f, 100 * sums[2] / f, 100 * sums[3] / f))
-        let plain = fitPlain(samples, from: start)
+        let plain = fit(samples, from: start, context: false)
         let withContext = fitContext(samples, from: contextStart(plain))
         lines.append("fitted on all swipes: no context: \(plain); context: \(withContext)")
         return lines.joined(separator: "\n")
     }
 
     static func score(_ t: Term, _ w: Weights, context: Bool, fit: Double? = nil) -> Double {
-        var s = -w.location * t.location - w.shape * t.shape - w.cost * t.cost - w.endpoints * t.endpoints - w.length * t.length
-            - w.missed * t.missed - w.missedMean * t.missedMean - w.robust * t.robust - w.turning * t.turning
-            + w.frequency * t.lexicon
-        if context {
-            let term = w.mixing.map { SwipeDecoder.logSum(t.lm, $0 + t.lexicon) } ?? t.lm
-            let low = if let gate = w.gate, let fit { fit < gate } else { false }
-            s += (low ? w.contextLow : w.context) * term
-        }
-        return s
+        let low = if let gate = w.gate, let fit { fit < gate } else { false }
+        return -w.location * t.location - w.shape * t.shape - w.cost * t.cost - w.endpoints * t.endpoints - w.length * t.length
+            - w.missed * t.missed
+            + w.frequency * t.lexicon + (context ? (low ? w.contextLow : w.context) * t.lm : 0)
     }
 
     static func accuracy(_ samples: [Sample], _ w: Weights, context: Bool) -> (top1: Double, top4: Double) {
@@ -197,7 +186,7 @@ public enum SwipeTune {
         var value = objective(best)
         let paths: [WritableKeyPath<Weights, Double>] = context
             ? [\.frequency, \.context] + (start.gate != nil ? [\.contextLow] : [])
-            : [\.location, \.shape, \.cost, \.endpoints, \.length, \.missed, \.missedMean, \.robust, \.turning]
+            : [\.location, \.shape, \.cost, \.endpoints, \.length, \.missed]
         for factor in [2.0, 1.41, 1.19, 1.09] {
             var improved = true
             var rounds = 0
@@ -218,31 +207,14 @@ public enum SwipeTune {
         return best
     }
 
-    /// Weights without context: coordinate ascent from the given weights and from the likelihood
-    /// fit (``fitLikelihood(_:from:iterations:)``); the better on `samples` wins.
-    static func fitPlain(_ samples: [Sample], from start: Weights) -> Weights {
-        func objective(_ w: Weights) -> Double { let a = accuracy(samples, w, context: false); return a.top1 + a.top4 / 4 }
-        let near = fit(samples, from: start, context: false)
-        let far = fit(samples, from: fitLikelihood(samples, from: start), context: false)
-        return objective(far) > objective(near) ? far : near
-    }
-
-    /// The context weights: log-linear and interpolated (ln κ on a grid), then with a gate on the
-    /// context's fit (a grid of thresholds), each fitted by ``fit(_:from:context:)``; the best on
-    /// `samples` wins.
+    /// The context weights without a gate, then with a gate at each threshold of a grid (the
+    /// weight below it starting at half the other), each fitted by ``fit(_:from:context:)``; the
+    /// best on `samples` wins.
     static func fitContext(_ samples: [Sample], from start: Weights) -> Weights {
         func objective(_ w: Weights) -> Double { let a = accuracy(samples, w, context: true); return a.top1 + a.top4 / 4 }
-        var best = fit(samples, from: start, context: true)
-        var value = objective(best)
-        for mixing in [-8.0, -6, -4, -2, 0] {
-            var w = start
-            w.mixing = mixing
-            w = fit(samples, from: w, context: true)
-            let v = objective(w)
-            if v > value + 1e-9 { value = v; best = w }
-        }
-        let ungated = best
-        for gate in [-5.0, -4, -3.5, -3, -2.5] {
+        let ungated = fit(samples, from: start, context: true)
+        var best = ungated, value = objective(best)
+        for gate in [-7.0, -6, -5, -4, -3] {
             var w = ungated
             w.gate = gate
             w.contextLow = w.context / 2

@@ -55,14 +55,6 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     public var endpointWeight = 4.5
     public var lengthWeight = 0.084
     public var missWeight = 4.5
-    /// Shortlisted words also pay for the mean squared distance of all their inner keys to the
-    /// swipe, a robust location term (mean ln(1 + d²/``robustScale``²) over the resampled points:
-    /// a point far off costs little more than one moderately off, unlike d²), and the squared
-    /// difference of the total turning (radians) of the two resampled paths.
-    public var missMeanWeight = 0.0
-    public var robustWeight = 0.0
-    public var robustScale = 0.5
-    public var turningWeight = 0.0
     /// DTW cost (mean squared distance) of a word no warping path reaches within the locality
     /// constraint, and the most any word pays.
     public var costCap = 2.0
@@ -75,15 +67,11 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     /// from the language model, and the lexicon prior's weight next to it.
     public var contextWeight = 0.82
     public var contextFrequencyWeight = 0.65
-    /// When set (ln κ), the context term is contextWeight · ln(p(word | context) + κ · p(word)):
-    /// the language model interpolated with the lexicon prior, so a word the model finds unlikely
-    /// after these words (a context it has never seen) keeps its lexicon probability.
-    public var contextMixing: Double? = nil
     /// When set, a context whose last word has log10 p below this after the words before it
-    /// (``NgramPredictor/contextFit(of:)``: the words read like no sentence) is weighed by
-    /// ``contextWeightLow`` instead of ``contextWeight``.
-    public var contextGate: Double? = nil
-    public var contextWeightLow = 0.0
+    /// (``NgramPredictor/contextFit(of:)``: the words read like no sentence, as a list of unrelated
+    /// words) is weighed by ``contextWeightLow`` instead of ``contextWeight``.
+    public var contextGate: Double? = -5
+    public var contextWeightLow = 0.05
 
     /// Candidates returned.
     public var limit = 4
@@ -109,7 +97,6 @@ public struct SwipeCandidate: Sendable, Equatable, CustomStringConvertible {
     /// The shortlist's further terms (``SwipeDecoderOptions/endpointWeight`` and the two after it).
     public struct Terms: Sendable, Equatable {
         public var endpoints = 0.0, lengthLogRatio = 0.0, missed = 0.0
-        public var missedMean = 0.0, robust = 0.0, turning = 0.0
     }
     public var terms = Terms()
 
@@ -257,8 +244,9 @@ public struct SwipeDecoder: Sendable {
     /// - Complexity: O(F · P) for F filtered words and P resampled points, plus O(S · N · K) DTW
     ///   for the S shortlisted words, N kept points and K segments per word.
     public func decode(_ raw: [SwipePoint], context: ContextDistribution?, contextFit: Double? = nil) -> SwipeDecoding {
+        guard let gate = options.contextGate, let contextFit, contextFit < gate else { return decodeWeighted(raw, context: context) }
         var decoder = self
-        if let gate = options.contextGate, let contextFit, contextFit < gate { decoder.options.contextWeight = options.contextWeightLow }
+        decoder.options.contextWeight = options.contextWeightLow
         return decoder.decodeWeighted(raw, context: context)
     }
 
@@ -292,8 +280,7 @@ public struct SwipeDecoder: Sendable {
                 if context == nil { break }
                 // Frequencies only fall from here; the context term cannot exceed its maximum.
                 let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
-                if let context, options.contextFrequencyWeight * lexicon
-                    + options.contextWeight * contextTerm(context.maximumLog10Probability * M_LN10, lexicon: lexicon) <= floor { break }
+                if let context, options.contextFrequencyWeight * lexicon + options.contextWeight * context.maximumLog10Probability * M_LN10 <= floor { break }
                 continue
             }
             // O(1) terms first: the swipe's ends against the word's first and last keys, the lengths.
@@ -319,7 +306,7 @@ public struct SwipeDecoder: Sendable {
         if shortlist.count > size { shortlist.removeLast(shortlist.count - size) }
         decoding.shortlisted = shortlist.map(\.entry)
         let byPath = shortlist.sorted { dictionary.path(Int($0.entry)).lexicographicallyPrecedes(dictionary.path(Int($1.entry))) }
-        let scored = score(swipe, byPath[...], channels: channels)
+        let scored = score(swipe, byPath[...])
         decoding.candidates = scored.top
         decoding.columnsComputed = scored.computed
         decoding.columnsReused = scored.reused
@@ -341,20 +328,7 @@ public struct SwipeDecoder: Sendable {
         let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
         guard let context else { return (options.frequencyWeight * lexicon, nil) }
         let lm = context.log10Probability(of: dictionary.wordIDs[i]) * M_LN10
-        return (options.contextFrequencyWeight * lexicon + options.contextWeight * contextTerm(lm, lexicon: lexicon), lm)
-    }
-
-    /// ln p(word | context), or with ``SwipeDecoderOptions/contextMixing`` ln(p(word | context) + κ · p(word));
-    /// both rise with either argument (the loop's stopping bound relies on it).
-    @inline(__always) func contextTerm(_ lm: Double, lexicon: Double) -> Double {
-        guard let mixing = options.contextMixing else { return lm }
-        return Self.logSum(lm, mixing + lexicon)
-    }
-
-    /// ln(eᵃ + eᵇ) without overflow.
-    @inline(__always) public static func logSum(_ a: Double, _ b: Double) -> Double {
-        let high = max(a, b), low = min(a, b)
-        return high + log1p(exp(low - high))
+        return (options.contextFrequencyWeight * lexicon + options.contextWeight * lm, lm)
     }
 
     /// ln of one lexicon frequency step (p ∝ 1.15^f, LatinIME's scale).
@@ -423,34 +397,6 @@ public struct SwipeDecoder: Sendable {
                           y: { layout.keys[Int(path[base + $0])].centre.y }, n: n, into: &out)
         }
 
-        /// Mean ln(1 + d²/scale²) of the distances d between corresponding resampled points.
-        @inline(__always) func robustLocation(_ template: [Double], scale: Double) -> Double {
-            let inverse = 1 / (scale * scale)
-            var sum = 0.0
-            for j in 0 ..< n {
-                let dx = points[2 * j] - template[2 * j], dy = points[2 * j + 1] - template[2 * j + 1]
-                sum += log1p((dx * dx + dy * dy) * inverse)
-            }
-            return sum / Double(n)
-        }
-
-        /// Total absolute turning (radians) along a resampled path, skipping zero-length steps.
-        static func turning(_ p: [Double], n: Int) -> Double {
-            var total = 0.0, previous: Double? = nil
-            for j in 1 ..< n {
-                let dx = p[2 * j] - p[2 * j - 2], dy = p[2 * j + 1] - p[2 * j - 1]
-                guard dx * dx + dy * dy > 1e-12 else { continue }
-                let angle = atan2(dy, dx)
-                if let previous {
-                    var d = abs(angle - previous)
-                    if d > .pi { d = 2 * .pi - d }
-                    total += d
-                }
-                previous = angle
-            }
-            return total
-        }
-
         /// (location, shape): mean squared distances to the swipe, raw and normalised. Normalises
         /// `template` in place (``template(of:layout:into:)`` rewrites it for the next word).
         @inline(__always) func distances(_ template: inout [Double]) -> (Double, Double) {
@@ -478,11 +424,9 @@ public struct SwipeDecoder: Sendable {
 
     /// Adds the segment-DTW term to shortlisted entries (sorted by key path, reusing the DTW
     /// columns of the common key-path prefix) and keeps the best ``SwipeDecoderOptions/limit``.
-    func score(_ swipe: PreparedSwipe, _ entries: ArraySlice<Shortlisted>, channels: Channels) -> Scored {
+    func score(_ swipe: PreparedSwipe, _ entries: ArraySlice<Shortlisted>) -> Scored {
         let n = swipe.points.count
         let layout = dictionary.layout
-        var template = [Double](repeating: 0, count: 2 * channels.n)
-        let swipeTurning = Channels.turning(channels.points, n: channels.n)
         let xs = swipe.points.map(\.x), ys = swipe.points.map(\.y), along = swipe.along
         var columns: [Double] = []          // column j at [j * n ..< (j + 1) * n]
         var positions: [Float] = []         // where on its segment each cell's point was mapped
@@ -507,7 +451,7 @@ public struct SwipeDecoder: Sendable {
             }
             var columnMin = 0.0
             // The inner key the swipe passes farthest from.
-            var missed = 0.0, missedSum = 0.0
+            var missed = 0.0
             for k in path.indices.dropFirst().dropLast() {
                 let c = layout.keys[Int(path[k])].centre
                 var nearest = Double.infinity
@@ -519,17 +463,10 @@ public struct SwipeDecoder: Sendable {
                     nearest = min(nearest, ex * ex + ey * ey)
                 }
                 missed = max(missed, nearest)
-                missedSum += nearest
             }
+            let prior = cheap - options.missWeight * missed
             var terms = entry.terms
             terms.missed = missed
-            terms.missedMean = path.count > 2 ? missedSum / Double(path.count - 2) : 0
-            channels.template(of: path, layout: layout, into: &template)
-            terms.robust = channels.robustLocation(template, scale: options.robustScale)
-            let turningDifference = Channels.turning(template, n: channels.n) - swipeTurning
-            terms.turning = turningDifference * turningDifference
-            let prior = cheap - options.missWeight * missed - options.missMeanWeight * terms.missedMean
-                - options.robustWeight * terms.robust - options.turningWeight * terms.turning
             if options.costWeight == 0 {
                 result.offer(SwipeCandidate(word: dictionary.words[i], id: dictionary.wordIDs[i], score: prior, cost: .infinity,
                                             frequency: Int(dictionary.frequency[i]), location: location, shape: shape,
