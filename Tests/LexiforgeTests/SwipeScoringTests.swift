@@ -24,6 +24,12 @@ struct SwipeScoringTests {
         let sentence = try #require(try predictor.contextFit(of: ["we", "sat"]))
         let noSentence = try #require(try predictor.contextFit(of: ["box", "zebra"]))
         #expect(sentence > noSentence, "\(sentence) \(noSentence)")
+        // The same value the distribution after the words before gives the last word.
+        for words in [["we", "sat"], ["box", "zebra"], ["zebra", "On"], ["We", "live", "in"], ["the"]] {
+            let id = predictor.id(of: words.last!.lowercased()).map(Int64.init) ?? -1
+            let expected = try predictor.distribution(after: Array(words.dropLast())).log10Probability(of: id)
+            #expect(try predictor.contextFit(of: words) == expected, "\(words)")
+        }
         let context = try predictor.distribution(after: ["we", "sat"])
         var options = SwipeDecoderOptions()
         options.contextWeight = 3

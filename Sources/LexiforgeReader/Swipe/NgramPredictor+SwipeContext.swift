@@ -2,15 +2,19 @@ import Foundation
 
 extension NgramPredictor {
     /// How much the words before a swipe read like a sentence to this model: log10 p of the last
-    /// word after the ones before it (its spelling matched as ``distribution(after:)`` matches
-    /// context words; an unknown word gets `<unk>`'s probability). Nil for no words.
+    /// word after the ones before it, as ``distribution(after:)`` of those words would give it
+    /// (spellings matched the same way, unknown words by the same rule, `<unk>`'s probability for
+    /// an unknown last word). Nil for no words.
     ///
     /// The swipe decoder weighs the context less after words that fit poorly
     /// (``SwipeDecoderOptions/contextGate``): a list of unrelated words predicts nothing.
-    /// - Complexity: one ``distribution(after:)``.
+    /// - Complexity: at most `order` indexed reads (a point lookup per back-off level).
     public func contextFit(of words: [String]) throws -> Double? {
         guard let last = words.last else { return nil }
-        let id = [last, last.lowercased(), last.capitalized, last.uppercased()].lazy.compactMap { self.id(of: $0) }.first
-        return try distribution(after: Array(words.dropLast())).log10Probability(of: Int64(id ?? -1))
+        func spelled(_ word: String) -> String {
+            [word, word.lowercased(), word.capitalized, word.uppercased()].first { ids[$0] != nil } ?? word
+        }
+        let h = suggestionContext(words.dropLast().map(spelled))
+        return Double(try logProb(of: ids[spelled(last)] ?? -1, context: h).value) / StoreSchema.logScale
     }
 }
