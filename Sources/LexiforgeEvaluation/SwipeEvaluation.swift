@@ -78,6 +78,9 @@ public enum SwipeEval {
         public var shortlistKept = 0
         public var withContext = 0
         public var latenciesMs: [Double] = []
+        /// The decoding thread's CPU time per swipe: the latency on a core of its own, without the
+        /// waits of a machine shared with other work.
+        public var cpuMs: [Double] = []
         public var candidatesAfterFilters: [Int] = []
         public var errors: [SwipeTraceError] = []
         public var warnings: [String] = []
@@ -89,8 +92,10 @@ public enum SwipeEval {
 
         static func pct(_ a: Int, _ b: Int) -> String { b == 0 ? "-" : String(format: "%.2f%%", 100 * Double(a) / Double(b)) }
 
-        public func quantile(_ p: Double) -> Double {
-            let l = latenciesMs.sorted()
+        public func quantile(_ p: Double) -> Double { Self.quantile(p, of: latenciesMs) }
+
+        static func quantile(_ p: Double, of values: [Double]) -> Double {
+            let l = values.sorted()
             guard !l.isEmpty else { return .nan }
             return l[min(l.count - 1, max(0, Int((p * Double(l.count)).rounded(.up)) - 1))]
         }
@@ -104,6 +109,8 @@ public enum SwipeEval {
                 "word in the dictionary: top-1 \(pct(top1InDictionary, inDictionary))  top-4 \(pct(top4InDictionary, inDictionary))",
                 "filters kept the word: start point \(pct(filterKept[0], filterTested)), start direction \(pct(filterKept[1], filterTested)), end point \(pct(filterKept[2], filterTested)), length \(pct(filterKept[3], filterTested)); all four \(pct(allFiltersKept, filterTested)); shortlist \(pct(shortlistKept, filterTested))",
                 String(format: "latency ms: p50 %.2f  p95 %.2f  p99 %.2f  max %.2f", quantile(0.5), quantile(0.95), quantile(0.99), latenciesMs.max() ?? .nan),
+                String(format: "cpu ms (decoding thread): p50 %.2f  p95 %.2f  p99 %.2f  max %.2f", Self.quantile(0.5, of: cpuMs),
+                       Self.quantile(0.95, of: cpuMs), Self.quantile(0.99, of: cpuMs), cpuMs.max() ?? .nan),
                 "words after the filters: median \(c.isEmpty ? 0 : c[c.count / 2]), max \(c.last ?? 0)",
                 String(format: "dictionary load %.2f s", loadSeconds),
             ]
@@ -119,7 +126,7 @@ public enum SwipeEval {
             for k in 0 ..< 4 { filterKept[k] += o.filterKept[k] }
             allFiltersKept += o.allFiltersKept; filterTested += o.filterTested; shortlistKept += o.shortlistKept
             withContext += o.withContext
-            latenciesMs += o.latenciesMs; candidatesAfterFilters += o.candidatesAfterFilters
+            latenciesMs += o.latenciesMs; cpuMs += o.cpuMs; candidatesAfterFilters += o.candidatesAfterFilters
             misses += o.misses
         }
     }
@@ -153,11 +160,16 @@ public enum SwipeEval {
             return d
         }
 
+        /// log10 p of the context's last word after the words before it (how much the context reads
+        /// like a sentence to the model); nil without a model or a context word.
+        public func contextFit(_ words: [String]) throws -> Double? { try predictor?.contextFit(of: words) }
+
         /// Decodes one trace (after its sentence's earlier words when there is a model and a sentence).
         public func decode(_ trace: SwipeTrace) throws -> (SwipeDecoder, SwipeDecoding, Bool) {
             let decoder = try decoder(rowHeightRatio: trace.rowHeightRatio)
             let context = try trace.context.flatMap { words in try predictor?.distribution(after: words) }
-            return (decoder, decoder.decode(trace.points, context: context), context != nil)
+            let fit = options.contextGate == nil ? nil : try trace.context.flatMap(contextFit)
+            return (decoder, decoder.decode(trace.points, context: context, contextFit: fit), context != nil)
         }
     }
 
@@ -195,6 +207,13 @@ public enum SwipeEval {
         return index
     }
 
+    /// CPU time of the calling thread.
+    static func threadCPUNanoseconds() -> UInt64 {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+    }
+
     /// The fold of a user: a stable hash of the id (FNV-1a), so folds never split a person.
     public static func fold(of user: String, folds: Int) -> Int {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -207,9 +226,10 @@ public enum SwipeEval {
         guard let word = trace.word else { return }
         report.warnings += trace.warnings
         report.swipes += 1
-        let t0 = DispatchTime.now().uptimeNanoseconds
+        let t0 = DispatchTime.now().uptimeNanoseconds, c0 = threadCPUNanoseconds()
         let (decoder, result, withContext) = try session.decode(trace)
         report.latenciesMs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+        report.cpuMs.append(Double(threadCPUNanoseconds() - c0) / 1e6)
         if withContext { report.withContext += 1 }
         report.candidatesAfterFilters.append(result.afterFilter[3])
         let got = result.candidates.map(\.word)

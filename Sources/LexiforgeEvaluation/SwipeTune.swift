@@ -28,16 +28,25 @@ public enum SwipeTune {
 
     /// One shortlisted word of one swipe: the terms of its score.
     struct Term { var location, shape, cost, lexicon, lm, endpoints, length, missed: Double; var truth: Bool }
-    struct Sample { var fold: Int; var terms: [Term]; var hasTruth: Bool }
+    struct Sample {
+        var fold: Int; var terms: [Term]; var hasTruth: Bool
+        /// log10 p of the context's last word after the words before it (nil: no context word).
+        var contextFit: Double? = nil
+    }
 
     /// Filter statistics of one swipe's true word.
     struct FilterNeed { var fold: Int; var start, end, direction, lengthLow, lengthHigh: Double }
 
     public struct Weights: Sendable, CustomStringConvertible {
         public var location, shape, cost, frequency, context, endpoints, length, missed: Double
+        /// The context weight used instead of `context` when the context's last word has log10 p
+        /// below `gate` after the words before it (``SwipeDecoderOptions/contextGate``).
+        public var gate: Double? = nil
+        public var contextLow = 0.0
         public var description: String {
             String(format: "location %.3g, shape %.3g, cost %.3g, endpoints %.3g, length %.3g, missed %.3g, frequency %.3g, context %.3g",
                    location, shape, cost, endpoints, length, missed, frequency, context)
+                + (gate.map { String(format: ", gate %.1f (context weight below it %.3g)", $0, contextLow) } ?? "")
         }
     }
 
@@ -112,7 +121,8 @@ public enum SwipeTune {
                      endpoints: c.terms.endpoints, length: c.terms.lengthLogRatio * c.terms.lengthLogRatio, missed: c.terms.missed,
                      truth: SwipeEval.matchKey(c.word) == key)
             }
-            samples.append(Sample(fold: fold(t), terms: terms, hasTruth: terms.contains { $0.truth }))
+            samples.append(Sample(fold: fold(t), terms: terms, hasTruth: terms.contains { $0.truth },
+                                  contextFit: try t.context.flatMap { try session.contextFit($0) }))
         }
         lines.append("in-dictionary swipes: \(samples.count); the word on the wide shortlist (\(config.wideShortlist)): \(String(format: "%.2f%%", 100 * Double(samples.filter(\.hasTruth).count) / Double(max(1, samples.count))))")
 
@@ -122,14 +132,16 @@ public enum SwipeTune {
                             length: options.lengthWeight, missed: options.missWeight)
         // With context the channels keep the weights fitted without it; the two prior weights are fitted.
         func contextStart(_ w: Weights) -> Weights {
-            var c = w; c.frequency = options.contextFrequencyWeight; c.context = options.contextWeight; return c
+            var c = w; c.frequency = options.contextFrequencyWeight; c.context = options.contextWeight
+            c.gate = nil; c.contextLow = options.contextWeightLow
+            return c
         }
         var rows: [String] = []
         var sums = [0.0, 0.0, 0.0, 0.0]
         for k in 0 ..< config.folds {
             let train = samples.filter { $0.fold != k }, test = samples.filter { $0.fold == k }
             let plain = fit(train, from: start, context: false)
-            let withContext = fit(train, from: contextStart(plain), context: true)
+            let withContext = fitContext(train, from: contextStart(plain))
             let a = accuracy(test, plain, context: false), b = accuracy(test, withContext, context: true)
             sums[0] += a.top1; sums[1] += a.top4; sums[2] += b.top1; sums[3] += b.top4
             rows.append(String(format: "  fold %d (%d swipes): no context top-1 %.2f%% top-4 %.2f%%; context top-1 %.2f%% top-4 %.2f%%",
@@ -141,24 +153,25 @@ public enum SwipeTune {
         lines.append(String(format: "  mean: no context top-1 %.2f%% top-4 %.2f%%; context top-1 %.2f%% top-4 %.2f%%",
                             100 * sums[0] / f, 100 * sums[1] / f, 100 * sums[2] / f, 100 * sums[3] / f))
         let plain = fit(samples, from: start, context: false)
-        let withContext = fit(samples, from: contextStart(plain), context: true)
+        let withContext = fitContext(samples, from: contextStart(plain))
         lines.append("fitted on all swipes: no context: \(plain); context: \(withContext)")
         return lines.joined(separator: "\n")
     }
 
-    static func score(_ t: Term, _ w: Weights, context: Bool) -> Double {
-        -w.location * t.location - w.shape * t.shape - w.cost * t.cost - w.endpoints * t.endpoints - w.length * t.length
+    static func score(_ t: Term, _ w: Weights, context: Bool, fit: Double? = nil) -> Double {
+        let low = if let gate = w.gate, let fit { fit < gate } else { false }
+        return -w.location * t.location - w.shape * t.shape - w.cost * t.cost - w.endpoints * t.endpoints - w.length * t.length
             - w.missed * t.missed
-            + w.frequency * t.lexicon + (context ? w.context * t.lm : 0)
+            + w.frequency * t.lexicon + (context ? (low ? w.contextLow : w.context) * t.lm : 0)
     }
 
     static func accuracy(_ samples: [Sample], _ w: Weights, context: Bool) -> (top1: Double, top4: Double) {
         var top1 = 0, top4 = 0
         for s in samples where s.hasTruth {
             // Several entries may match (its, it's): the best of them counts.
-            let t = s.terms.filter(\.truth).map { score($0, w, context: context) }.max() ?? -.infinity
+            let t = s.terms.filter(\.truth).map { score($0, w, context: context, fit: s.contextFit) }.max() ?? -.infinity
             var better = 0
-            for o in s.terms where !o.truth && score(o, w, context: context) >= t { better += 1; if better >= 4 { break } }
+            for o in s.terms where !o.truth && score(o, w, context: context, fit: s.contextFit) >= t { better += 1; if better >= 4 { break } }
             if better == 0 { top1 += 1 }
             if better < 4 { top4 += 1 }
         }
@@ -172,7 +185,9 @@ public enum SwipeTune {
         var best = start
         func objective(_ w: Weights) -> Double { let a = accuracy(samples, w, context: context); return a.top1 + a.top4 / 4 }
         var value = objective(best)
-        let paths: [WritableKeyPath<Weights, Double>] = context ? [\.frequency, \.context] : [\.location, \.shape, \.cost, \.endpoints, \.length, \.missed]
+        let paths: [WritableKeyPath<Weights, Double>] = context
+            ? [\.frequency, \.context] + (start.gate != nil ? [\.contextLow] : [])
+            : [\.location, \.shape, \.cost, \.endpoints, \.length, \.missed]
         for factor in [2.0, 1.41, 1.19, 1.09] {
             var improved = true
             var rounds = 0
@@ -189,6 +204,24 @@ public enum SwipeTune {
                     }
                 }
             }
+        }
+        return best
+    }
+
+    /// The context weights without a gate, then with a gate at each threshold of a grid (the
+    /// weight below it starting at half the other), each fitted by ``fit(_:from:context:)``; the
+    /// best on `samples` wins.
+    static func fitContext(_ samples: [Sample], from start: Weights) -> Weights {
+        func objective(_ w: Weights) -> Double { let a = accuracy(samples, w, context: true); return a.top1 + a.top4 / 4 }
+        let ungated = fit(samples, from: start, context: true)
+        var best = ungated, value = objective(best)
+        for gate in [-7.0, -6, -5, -4, -3] {
+            var w = ungated
+            w.gate = gate
+            w.contextLow = w.context / 2
+            w = fit(samples, from: w, context: true)
+            let v = objective(w)
+            if v > value + 1e-9 { value = v; best = w }
         }
         return best
     }

@@ -67,6 +67,11 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     /// from the language model, and the lexicon prior's weight next to it.
     public var contextWeight = 0.82
     public var contextFrequencyWeight = 0.65
+    /// When set, a context whose last word has log10 p below this after the words before it
+    /// (``NgramPredictor/contextFit(of:)``: the words read like no sentence, as a list of unrelated
+    /// words) is weighed by ``contextWeightLow`` instead of ``contextWeight``.
+    public var contextGate: Double? = -5
+    public var contextWeightLow = 0.05
 
     /// Candidates returned.
     public var limit = 4
@@ -230,14 +235,22 @@ public struct SwipeDecoder: Sendable {
     /// Decodes one swipe after the words before it: the language model's p(word | context)
     /// joins the lexicon prior (``SwipeDecoderOptions/contextWeight``). `context` comes from
     /// ``NgramPredictor/distribution(after:)`` on a store with a language model; nil decodes
-    /// without context.
+    /// without context. `contextFit` (``NgramPredictor/contextFit(of:)`` of the same words) lets
+    /// ``SwipeDecoderOptions/contextGate`` weigh a context that reads like no sentence less.
     ///
     /// Stages: simplify (thesis 2.3); the four filters; every survivor scored by the location and
     /// shape channels on resampled paths plus the prior (O(points) each, no alignment); the best
     /// ``SwipeDecoderOptions/shortlist`` rescored with segment DTW.
     /// - Complexity: O(F · P) for F filtered words and P resampled points, plus O(S · N · K) DTW
     ///   for the S shortlisted words, N kept points and K segments per word.
-    public func decode(_ raw: [SwipePoint], context: ContextDistribution?) -> SwipeDecoding {
+    public func decode(_ raw: [SwipePoint], context: ContextDistribution?, contextFit: Double? = nil) -> SwipeDecoding {
+        guard let gate = options.contextGate, let contextFit, contextFit < gate else { return decodeWeighted(raw, context: context) }
+        var decoder = self
+        decoder.options.contextWeight = options.contextWeightLow
+        return decoder.decodeWeighted(raw, context: context)
+    }
+
+    func decodeWeighted(_ raw: [SwipePoint], context: ContextDistribution?) -> SwipeDecoding {
         guard let swipe = prepare(raw) else { return SwipeDecoding(candidates: [], points: 0, afterFilter: [0, 0, 0, 0]) }
         let (entries, counts) = filter(swipe)
         var decoding = SwipeDecoding(candidates: [], points: swipe.points.count, afterFilter: counts)

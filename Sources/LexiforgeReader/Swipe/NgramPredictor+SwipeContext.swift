@@ -1,0 +1,20 @@
+import Foundation
+
+extension NgramPredictor {
+    /// How much the words before a swipe read like a sentence to this model: log10 p of the last
+    /// word after the ones before it, as ``distribution(after:)`` of those words would give it
+    /// (spellings matched the same way, unknown words by the same rule, `<unk>`'s probability for
+    /// an unknown last word). Nil for no words.
+    ///
+    /// The swipe decoder weighs the context less after words that fit poorly
+    /// (``SwipeDecoderOptions/contextGate``): a list of unrelated words predicts nothing.
+    /// - Complexity: at most `order` indexed reads (a point lookup per back-off level).
+    public func contextFit(of words: [String]) throws -> Double? {
+        guard let last = words.last else { return nil }
+        func spelled(_ word: String) -> String {
+            [word, word.lowercased(), word.capitalized, word.uppercased()].first { ids[$0] != nil } ?? word
+        }
+        let h = suggestionContext(words.dropLast().map(spelled))
+        return Double(try logProb(of: ids[spelled(last)] ?? -1, context: h).value) / StoreSchema.logScale
+    }
+}
