@@ -12,6 +12,7 @@
 //   LexiforgePerceptron   averaged-perceptron part-of-speech tagger: training and greedy tagging
 //   LexiforgeWordlist     Android "combined" wordlists: streaming parser with diagnostics, writer
 //   LexiforgeSwipe        swipe features, trace files (JSON Lines) and the synthetic-swipe generator
+//   LexiforgeClassify     text classifiers (naive Bayes, logistic regression, NB-SVM) and language-ID training
 //   LexiforgeStoreWriter  builds a store atomically from plain values (schema from LexiforgeReader)
 //   LexiforgePipeline     the stages wired together: ngrams, train (model files), inspect, suggest
 //   lexiforge             the thin command-line executable (the only ArgumentParser user)
@@ -61,6 +62,7 @@ let package = Package(
         .target(name: "LexiforgePerceptron", dependencies: ["LexiforgeReader"]),
         .target(name: "LexiforgeWordlist", dependencies: ["LexiforgeReader", "LexiforgeCorpus", "CZlib"]),
         .target(name: "LexiforgeSwipe", dependencies: ["LexiforgeReader", "LexiforgeCorpus"]),
+        .target(name: "LexiforgeClassify", dependencies: ["LexiforgeReader"]),
         .target(
             name: "LexiforgeStoreWriter",
             dependencies: [
@@ -73,6 +75,7 @@ let package = Package(
             dependencies: [
                 "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
                 "LexiforgeStoreWriter", "LexiforgeHMM", "LexiforgePerceptron", "LexiforgeWordlist", "LexiforgeSwipe",
+                "LexiforgeClassify",
             ]),
         .executableTarget(
             name: "lexiforge",
@@ -89,6 +92,7 @@ let package = Package(
             dependencies: [
                 "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
                 "LexiforgeStoreWriter", "LexiforgePipeline", "LexiforgeHMM", "LexiforgePerceptron", "LexiforgeWordlist", "LexiforgeSwipe",
+                "LexiforgeClassify",
             ],
             exclude: ["Fixtures"]),
     ],

@@ -151,6 +151,9 @@ public struct ModelFile: Sendable, Equatable {
     public var hmmStates: Int?
     public var hmmSeed: UInt64 = 1
     public var hmmIterations = 20
+    /// Manifest names of `LANG<TAB>sentence` files: the model is a language identifier trained
+    /// on them (``Train/trainLanguageID(_:modelPath:output:progress:)``) instead of n-grams.
+    public var langidTraining: [String] = []
 
     public static let knownKeys: Set<String> = [
         "name", "description", "corpora", "order", "lowercase", "keep_punctuation", "replace_invalid_utf8",
@@ -158,6 +161,7 @@ public struct ModelFile: Sendable, Equatable {
         "language_model", "min_count", "prune", "vocab_size", "classes", "class_weight", "form_rules",
         "tokenizer", "normalization", "straight_quotes", "number_class", "word_classes", "lemma_training",
         "swipe_layouts", "hmm_tagged", "hmm_tagset", "hmm_states", "hmm_seed", "hmm_iterations",
+        "langid_training",
     ]
 
     public init(path: String) throws {
@@ -179,8 +183,13 @@ public struct ModelFile: Sendable, Equatable {
         }
         let name = dict["name"] as? String
         if name == nil || name!.isEmpty { problems.append("\(path): \"name\" must be a non-empty string") }
-        let corpora = dict["corpora"] as? [String]
-        if corpora == nil || corpora!.isEmpty { problems.append("\(path): \"corpora\" must be a non-empty array of manifest names") }
+        if let raw = dict["langid_training"] {
+            if let names = raw as? [String], !names.isEmpty { langidTraining = names } else {
+                problems.append("\(path): \"langid_training\" must be a non-empty array of manifest names of LANG<TAB>sentence files")
+            }
+        }
+        let corpora = dict["corpora"] == nil && !langidTraining.isEmpty ? [] : dict["corpora"] as? [String]
+        if corpora == nil || (corpora!.isEmpty && langidTraining.isEmpty) { problems.append("\(path): \"corpora\" must be a non-empty array of manifest names") }
         let order = dict["order"] == nil ? 3 : (dict["order"] as? Int)
         if order == nil || !(1...5).contains(order!) { problems.append("\(path): \"order\" must be an integer from 1 to 5") }
         func flag(_ key: String) -> Bool {
@@ -299,6 +308,7 @@ public struct ModelFile: Sendable, Equatable {
 public enum Train {
     public static func run(modelPath: String, output: String, strict: Bool, progress: StageProgress) throws -> NgramBuildReport {
         let model = try ModelFile(path: modelPath)
+        if !model.langidTraining.isEmpty { return try trainLanguageID(model, modelPath: modelPath, output: output, progress: progress) }
         let lexiconMerge = try readWordlists(of: model, modelPath: modelPath, strict: strict, progress: progress)
         let manifestPath = URL(fileURLWithPath: modelPath).deletingLastPathComponent().appendingPathComponent("manifest.tsv").path
         let manifest = try CorpusManifest(path: manifestPath)

@@ -41,6 +41,7 @@ say "orders 1-3: $o3 bytes; text2ngram -n 1,2,3 (appended, -l) $p3 bytes (measur
 Tests/Bench/bench-hmm.sh | tee -a "$REPORT"
 REPORT="$REPORT" Tests/Bench/bench-wordlist.sh
 REPORT="$REPORT" Tests/Bench/bench-swipe.sh
+REPORT="$REPORT" Tests/Bench/bench-classify.sh
 
 G11="$SHARED_DATA/corpora/gutenberg-11m.txt.gz"
 if [ ! -f "$G11" ]; then

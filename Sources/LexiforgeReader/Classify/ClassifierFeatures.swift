@@ -1,0 +1,135 @@
+import LexiforgeText
+
+/// Word n-gram features of a text, as the classifier's trainer and reader both compute them.
+///
+/// Tokens come from the keyboard ``Tokenizer`` (every token: words, numbers, punctuation), line
+/// by line, as one stream; with `lowercase` each token is folded to lowercase (ASCII bytes
+/// directly, anything else with `String.lowercased()`). A feature is an n-gram of 1 to `maxOrder`
+/// consecutive tokens; its stored text is the tokens joined by one space (tokens never hold
+/// whitespace), and its hash (``hash(ofFeatureText:)``) is the same whether computed from the
+/// text or from the tokens, so a reader finds a feature without building strings.
+public enum ClassifierFeatures {
+    /// The tokens of `text`, lowercased when asked (the trainer's view: strings).
+    public static func tokens(of text: String, lowercase: Bool) -> [String] {
+        var out: [String] = []
+        forEachToken(in: text) { bytes in
+            var token = String(decoding: bytes, as: UTF8.self)
+            if lowercase { token = token.lowercased() }
+            out.append(token)
+        }
+        return out
+    }
+
+    /// The token hashes of `text` (the reader's view: no strings for ASCII tokens).
+    public static func tokenHashes(of text: String, lowercase: Bool) -> [UInt64] {
+        var out: [UInt64] = []
+        forEachToken(in: text) { bytes in
+            if lowercase {
+                if bytes.allSatisfy({ $0 < 0x80 }) {
+                    var h = fnvOffset
+                    for b in bytes { h = (h ^ UInt64(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)) &* fnvPrime }
+                    out.append(finish(h))
+                } else {
+                    out.append(hash(token: String(decoding: bytes, as: UTF8.self).lowercased()))
+                }
+            } else {
+                var h = fnvOffset
+                for b in bytes { h = (h ^ UInt64(b)) &* fnvPrime }
+                out.append(finish(h))
+            }
+        }
+        return out
+    }
+
+    /// The hash of one (already lowercased) token.
+    public static func hash(token: String) -> UInt64 {
+        var h = fnvOffset
+        for b in token.utf8 { h = (h ^ UInt64(b)) &* fnvPrime }
+        return finish(h)
+    }
+
+    /// The hash of the n-gram of token hashes `tokens` (1 or more).
+    @inline(__always)
+    public static func hash<C: Collection>(ngram tokens: C) -> UInt64 where C.Element == UInt64 {
+        var h: UInt64 = 0x243F_6A88_85A3_08D3 &+ UInt64(tokens.count)
+        for t in tokens { h = finish(h ^ t) &+ 0x9E37_79B9_7F4A_7C15 }
+        return h
+    }
+
+    /// The hash of a stored feature text (tokens joined by one space).
+    public static func hash(ofFeatureText text: String) -> UInt64 {
+        hash(ngram: text.split(separator: " ", omittingEmptySubsequences: false).map { hash(token: String($0)) })
+    }
+
+    /// Calls `body` with every n-gram (orders 1...maxOrder) of `count` tokens as a range.
+    @inline(__always)
+    public static func forEachNgram(count: Int, maxOrder: Int, _ body: (Range<Int>) -> Void) {
+        for start in 0..<count {
+            for n in 1...maxOrder where start + n <= count { body(start..<(start + n)) }
+        }
+    }
+
+    static func forEachToken(in text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        let tokenizer = Tokenizer(mode: .keyboard)
+        var copy = text
+        var tokens: [Token] = []
+        copy.withUTF8 { all in
+            var lineStart = 0
+            let n = all.count
+            while lineStart <= n {
+                var end = lineStart
+                while end < n && all[end] != 0x0A { end += 1 }
+                let line = UnsafeBufferPointer(rebasing: all[lineStart..<end])
+                tokens.removeAll(keepingCapacity: true)
+                tokenizer.tokenize(line, into: &tokens)
+                for t in tokens { body(UnsafeBufferPointer(rebasing: line[t.start..<t.end])) }
+                lineStart = end + 1
+            }
+        }
+    }
+
+    static let fnvOffset: UInt64 = 0xCBF2_9CE4_8422_2325
+    static let fnvPrime: UInt64 = 0x0000_0100_0000_01B3
+
+    /// A 64-bit finalizer (splitmix64), so nearby inputs spread over all bits.
+    @inline(__always)
+    static func finish(_ x: UInt64) -> UInt64 {
+        var z = x &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A fixed open-addressing table from 64-bit keys to dense ids (flat arrays, built once).
+public struct HashIndex: Sendable {
+    private var keys: [UInt64]
+    private var values: [Int32]
+    private let mask: Int
+
+    /// `keys[i]` gets id `i`; duplicates keep their first id.
+    public init(_ input: [UInt64]) {
+        var size = 16
+        while size < input.count * 2 { size <<= 1 }
+        mask = size - 1
+        keys = Array(repeating: 0, count: size)
+        values = Array(repeating: -1, count: size)
+        for (id, key) in input.enumerated() {
+            var slot = Int(truncatingIfNeeded: key) & mask
+            while values[slot] >= 0 && keys[slot] != key { slot = (slot + 1) & mask }
+            if values[slot] < 0 { keys[slot] = key; values[slot] = Int32(id) }
+        }
+    }
+
+    /// The id of `key`, or nil.
+    @inline(__always)
+    public func id(of key: UInt64) -> Int? {
+        var slot = Int(truncatingIfNeeded: key) & mask
+        while true {
+            let v = values[slot]
+            if v < 0 { return nil }
+            if keys[slot] == key { return Int(v) }
+            slot = (slot + 1) & mask
+        }
+    }
+}

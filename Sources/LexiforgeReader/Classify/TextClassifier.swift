@@ -1,0 +1,220 @@
+import Foundation
+import GRDB
+
+/// A trained text classifier as plain values: what the trainer produces, the writer stores and
+/// ``TextClassifier`` runs (see ``StoreSchema/classifierCreationStatements``).
+public struct TextClassifierModel: Sendable, Equatable {
+    /// Label names, by id.
+    public var labels: [String]
+    /// Training documents per label.
+    public var labelDocuments: [Int]
+    /// Bias per label.
+    public var bias: [Double]
+    /// Feature texts (tokens joined by one space), by id.
+    public var features: [String]
+    /// Training documents holding each feature.
+    public var featureDocuments: [Int]
+    /// Weights, feature-major: `weights[f * labels.count + l]`.
+    public var weights: [Double]
+    /// Longest n-gram.
+    public var maxOrder: Int
+    /// Feature values are presence (1) instead of counts.
+    public var binary: Bool
+    /// Feature values are scaled to unit (L2) length over the features the model knows.
+    public var normalize: Bool
+    public var lowercase: Bool
+    /// Softmax temperature: probabilities are softmax(scale · scores).
+    public var probabilityScale: Double
+    /// The algorithm that trained it (`nb`, `logistic`, `nbsvm`), for provenance.
+    public var algorithm: String
+
+    public init(labels: [String], labelDocuments: [Int], bias: [Double], features: [String], featureDocuments: [Int],
+                weights: [Double], maxOrder: Int, binary: Bool, normalize: Bool = false, lowercase: Bool, probabilityScale: Double, algorithm: String) {
+        self.labels = labels
+        self.labelDocuments = labelDocuments
+        self.bias = bias
+        self.features = features
+        self.featureDocuments = featureDocuments
+        self.weights = weights
+        self.maxOrder = maxOrder
+        self.binary = binary
+        self.normalize = normalize
+        self.lowercase = lowercase
+        self.probabilityScale = probabilityScale
+        self.algorithm = algorithm
+    }
+
+    /// The `classifier` meta value (JSON, keys sorted) for these options, plus `extra` entries.
+    public func metaJSON(extra: [String: Any] = [:]) -> String {
+        var object: [String: Any] = [
+            "algorithm": algorithm, "max_order": maxOrder, "binary": binary, "normalize": normalize, "lowercase": lowercase,
+            "probability_scale": probabilityScale, "labels": labels.count, "features": features.count,
+        ]
+        for (k, v) in extra { object[k] = v }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// One label with its probability.
+public struct LabelProbability: Sendable, Equatable {
+    public var label: String
+    public var probability: Double
+    public init(label: String, probability: Double) {
+        self.label = label
+        self.probability = probability
+    }
+}
+
+/// Why a classifier or language identifier cannot be read from a store.
+public enum ClassifyStoreError: Error, CustomStringConvertible, Sendable {
+    case noClassifier(String)
+    case noLanguageIdentifier(String)
+    case unknownLanguage(String, known: [String])
+
+    public var description: String {
+        switch self {
+        case .noClassifier(let path):
+            return "\(path): holds no text classifier; build one with `lexiforge classify train DIR -o \(path)`"
+        case .noLanguageIdentifier(let path):
+            return "\(path): holds no language identifier; build one with `lexiforge langid train TSV -o \(path)` or `make train`"
+        case .unknownLanguage(let code, let known):
+            return "language \"\(code)\" is not one the identifier knows; use one of \(known.joined(separator: " "))"
+        }
+    }
+}
+
+/// Runs a text classifier from its store alone: the model is read once into flat arrays and a
+/// hash table, so classifying is tokenizing plus one table lookup per n-gram, no SQL.
+///
+/// ```swift
+/// let classifier = try TextClassifier(store: TrainedStore(path: "sentiment.sqlite"))
+/// let best = classifier.predictedLabel(for: "a gripping , funny film")   // "pos"
+/// let all = classifier.probabilities(for: "dull and far too long")     // [neg 0.93, pos 0.07]
+/// ```
+/// - Complexity: O(tokens · max order) per text.
+public struct TextClassifier: Sendable {
+    public let model: TextClassifierModel
+    private let index: HashIndex
+
+    public init(model: TextClassifierModel) {
+        self.model = model
+        self.index = HashIndex(model.features.map { ClassifierFeatures.hash(ofFeatureText: $0) })
+    }
+
+    /// Reads the classifier of a store.
+    /// - Throws: ``ClassifyStoreError/noClassifier(_:)`` when it has none; ``StoreError`` when damaged.
+    public init(store: TrainedStore) throws {
+        self.init(model: try store.textClassifierModel())
+    }
+
+    public var labels: [String] { model.labels }
+
+    /// The linear scores of every label (before the softmax).
+    public func scores(for text: String) -> [Double] {
+        let m = model
+        let labelCount = m.labels.count
+        var scores = m.bias
+        let hashes = ClassifierFeatures.tokenHashes(of: text, lowercase: m.lowercase)
+        // The known features of the text with their counts (distinct, in first-seen order).
+        var found: [Int] = [], counts: [Double] = []
+        var slot: [Int: Int] = [:]
+        ClassifierFeatures.forEachNgram(count: hashes.count, maxOrder: m.maxOrder) { range in
+            guard let f = index.id(of: ClassifierFeatures.hash(ngram: hashes[range])) else { return }
+            if let k = slot[f] { counts[k] += 1; return }
+            slot[f] = found.count
+            found.append(f)
+            counts.append(1)
+        }
+        if m.binary { counts = counts.map { _ in 1 } }
+        var factor = 1.0
+        if m.normalize {
+            let norm = counts.reduce(0) { $0 + $1 * $1 }.squareRoot()
+            if norm > 0 { factor = 1 / norm }
+        }
+        m.weights.withUnsafeBufferPointer { w in
+            for (f, c) in zip(found, counts) {
+                let v = c * factor
+                for l in 0..<labelCount { scores[l] += v * w[f * labelCount + l] }
+            }
+        }
+        return scores
+    }
+
+    /// Every label with its probability, most probable first (ties by label id).
+    public func probabilities(for text: String) -> [LabelProbability] {
+        let p = Self.softmax(scores(for: text), scale: model.probabilityScale)
+        return p.indices.sorted { p[$0] > p[$1] || (p[$0] == p[$1] && $0 < $1) }
+            .map { LabelProbability(label: model.labels[$0], probability: p[$0]) }
+    }
+
+    /// The most probable label.
+    public func predictedLabel(for text: String) -> String {
+        let s = scores(for: text)
+        var best = 0
+        for l in s.indices where s[l] > s[best] { best = l }
+        return model.labels[best]
+    }
+
+    /// softmax(scale · x), computed stably.
+    public static func softmax(_ x: [Double], scale: Double = 1) -> [Double] {
+        guard let top = x.max() else { return [] }
+        let e = x.map { Foundation.exp(scale * ($0 - top)) }
+        let sum = e.reduce(0, +)
+        return e.map { $0 / sum }
+    }
+}
+
+extension TrainedStore {
+    /// Whether the store holds a text classifier.
+    public var hasTextClassifier: Bool { meta[StoreSchema.ClassifyMetaKey.classifier] != nil }
+
+    /// Reads the text classifier's tables.
+    public func textClassifierModel() throws -> TextClassifierModel {
+        guard let metaText = meta[StoreSchema.ClassifyMetaKey.classifier] else { throw ClassifyStoreError.noClassifier(path) }
+        let options = try jsonObject(metaText, key: StoreSchema.ClassifyMetaKey.classifier)
+        guard let maxOrder = options["max_order"] as? Int, (1...8).contains(maxOrder),
+              let binary = options["binary"] as? Bool, let normalize = (options["normalize"] as? Bool) ?? false as Bool?, let lowercase = options["lowercase"] as? Bool,
+              let scale = (options["probability_scale"] as? NSNumber)?.doubleValue, scale.isFinite, scale > 0 else {
+            throw StoreError.badMeta(path, key: StoreSchema.ClassifyMetaKey.classifier, value: metaText,
+                                     expected: "a JSON object with max_order (1-8), binary, lowercase and a positive probability_scale")
+        }
+        let algorithm = options["algorithm"] as? String ?? "?"
+        let unit = StoreSchema.classifierWeightScale
+        return try checked { db in
+            var labels: [String] = [], labelDocuments: [Int] = [], bias: [Double] = []
+            for row in try Row.fetchAll(db, sql: "SELECT id, name, bias, documents FROM classifierLabel ORDER BY id") {
+                guard try row.int(0, "classifierLabel", "id") == labels.count else { throw StoreDamage("`classifierLabel.id` is not dense from 0") }
+                labels.append(try row.text(1, "classifierLabel", "name"))
+                bias.append(Double(try row.integer(2, "classifierLabel", "bias")) / unit)
+                labelDocuments.append(try row.int(3, "classifierLabel", "documents", in: 0...StoreSchema.maxCount))
+            }
+            guard labels.count >= 2 else { throw StoreDamage("`classifierLabel` has \(labels.count) labels; a classifier has at least 2") }
+            var features: [String] = [], featureDocuments: [Int] = []
+            for row in try Row.fetchAll(db, sql: "SELECT id, text, documents FROM classifierFeature ORDER BY id") {
+                guard try row.int(0, "classifierFeature", "id") == features.count else { throw StoreDamage("`classifierFeature.id` is not dense from 0") }
+                features.append(try row.text(1, "classifierFeature", "text"))
+                featureDocuments.append(try row.int(2, "classifierFeature", "documents", in: 0...StoreSchema.maxCount))
+            }
+            let L = labels.count
+            var weights = [Double](repeating: 0, count: features.count * L)
+            let rows = try Row.fetchCursor(db, sql: "SELECT feature, label, weight FROM classifierWeight")
+            while let row = try rows.next() {
+                let f = try row.int(0, "classifierWeight", "feature", in: 0...Int64(features.count - 1))
+                let l = try row.int(1, "classifierWeight", "label", in: 0...Int64(L - 1))
+                weights[f * L + l] = Double(try row.integer(2, "classifierWeight", "weight")) / unit
+            }
+            return TextClassifierModel(labels: labels, labelDocuments: labelDocuments, bias: bias, features: features,
+                                       featureDocuments: featureDocuments, weights: weights, maxOrder: maxOrder,
+                                       binary: binary, normalize: normalize, lowercase: lowercase, probabilityScale: scale, algorithm: algorithm)
+        }
+    }
+
+    /// A meta value that must be a JSON object.
+    func jsonObject(_ text: String, key: String) throws -> [String: Any] {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+            throw StoreError.badMeta(path, key: key, value: text, expected: "a JSON object")
+        }
+        return object
+    }
+}
