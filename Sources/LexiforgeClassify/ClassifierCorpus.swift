@@ -31,10 +31,14 @@ public struct FeaturizedCorpus: Sendable {
     public var documentCounts: [[Float]]
     public var maxOrder: Int
     public var lowercase: Bool
+    public var negation: Bool
+    public var ending: Int
 
-    public init(_ documents: [LabeledDocument], maxOrder: Int, lowercase: Bool) {
+    public init(_ documents: [LabeledDocument], maxOrder: Int, lowercase: Bool, negation: Bool = false, ending: Int = 0) {
+        self.ending = ending
         self.maxOrder = maxOrder
         self.lowercase = lowercase
+        self.negation = negation
         labels = Array(Set(documents.map(\.label))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let labelID = Dictionary(uniqueKeysWithValues: labels.enumerated().map { ($1, $0) })
         documentLabels = documents.map { labelID[$0.label]! }
@@ -43,16 +47,16 @@ public struct FeaturizedCorpus: Sendable {
         var perDocument: [[Int32: Float]] = []
         perDocument.reserveCapacity(documents.count)
         for document in documents {
-            let tokens = ClassifierFeatures.tokens(of: document.text, lowercase: lowercase)
+            let (tokens, endingStart) = ClassifierFeatures.tokens(of: document.text, lowercase: lowercase, negation: negation, ending: ending)
             let hashes = tokens.map { ClassifierFeatures.hash(token: $0) }
             var counts: [Int32: Float] = [:]
-            ClassifierFeatures.forEachNgram(count: hashes.count, maxOrder: maxOrder) { range in
-                let h = ClassifierFeatures.hash(ngram: hashes[range])
+            ClassifierFeatures.forEachFeature(count: hashes.count, endingStart: endingStart, maxOrder: maxOrder) { range, ending in
+                let h = ClassifierFeatures.featureHash(hashes[range], ending: ending)
                 let id: Int32
                 if let known = idOfHash[h] { id = known } else {
                     id = Int32(texts.count)
                     idOfHash[h] = id
-                    texts.append(tokens[range].joined(separator: " "))
+                    texts.append((ending ? ClassifierFeatures.endingMark + " " : "") + tokens[range].joined(separator: " "))
                 }
                 counts[id, default: 0] += 1
             }

@@ -13,7 +13,8 @@ public enum ClassifierAlgorithm: String, CaseIterable, Sendable {
     case nbsvm
 }
 
-/// Everything that decides a classifier, each field with why it exists.
+/// Everything that decides a classifier, each field with why it exists. The defaults are the best
+/// of a small grid searched by 10-fold cross-validation on polarity-train (docs/classify.md).
 public struct ClassifierOptions: Sendable, Equatable {
     public var algorithm: ClassifierAlgorithm = .nbsvm
     /// Longest word n-gram (1 = bag of words). Bigrams carry "not good".
@@ -24,10 +25,15 @@ public struct ClassifierOptions: Sendable, Equatable {
     /// Scale each document's feature values to unit length, so long texts do not get extreme scores.
     public var normalize = false
     public var lowercase = true
+    /// Mark tokens in a negation's scope ("not ¬good"), as Das & Chen (2001) and Pang et al. (2002).
+    public var negation = true
+    /// n-grams of the last this many lines are features of their own too (0: none): reviews
+    /// state their verdict at the end (Pang & Lee 2004 find the last sentences the most telling).
+    public var ending = 15
     /// Add-α smoothing of the naive Bayes counts (and of NB-SVM's log-count ratios).
-    public var alpha = 1.0
+    public var alpha = 2.0
     /// SVM cost C (larger: fit the training data more closely).
-    public var cost = 1.0
+    public var cost = 0.2
     /// NB-SVM interpolation: w' = (1 − β)·mean|w| + β·w (β = 1: plain SVM on scaled features).
     public var beta = 0.25
     /// Logistic regression: L2 penalty per document and AdaGrad step.
@@ -46,7 +52,7 @@ public struct ClassifierOptions: Sendable, Equatable {
     /// The options as a JSON-able dictionary, for provenance.
     public var dictionary: [String: Any] {
         ["algorithm": algorithm.rawValue, "max_order": maxOrder, "binary": binary, "normalize": normalize,
-         "lowercase": lowercase, "alpha": alpha, "cost": cost, "beta": beta, "l2": l2, "learning_rate": learningRate,
+         "lowercase": lowercase, "negation": negation, "ending": ending, "alpha": alpha, "cost": cost, "beta": beta, "l2": l2, "learning_rate": learningRate,
          "epochs": epochs, "min_documents": minDocuments, "seed": seed]
     }
 }
@@ -324,7 +330,7 @@ public enum ClassifierTrainer {
         return TextClassifierModel(
             labels: corpus.labels, labelDocuments: corpus.labels.indices.map { l in corpus.documentLabels.filter { $0 == l }.count },
             bias: weights.bias, features: keptFeatures, featureDocuments: keptDocuments, weights: kept,
-            maxOrder: corpus.maxOrder, binary: options.binary, normalize: options.normalize, lowercase: corpus.lowercase,
+            maxOrder: corpus.maxOrder, binary: options.binary, normalize: options.normalize, lowercase: corpus.lowercase, negation: corpus.negation, ending: corpus.ending,
             probabilityScale: scale, algorithm: options.algorithm.rawValue)
     }
 }

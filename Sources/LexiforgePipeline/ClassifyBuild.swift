@@ -58,7 +58,8 @@ public enum ClassifyTrain {
         let data = try ClassifyData.read(config.sources, strict: config.strict)
         for warning in data.warnings { progress.say("warning: " + warning) }
         let started = Date()
-        let corpus = FeaturizedCorpus(data.documents, maxOrder: config.options.maxOrder, lowercase: config.options.lowercase)
+        let corpus = FeaturizedCorpus(data.documents, maxOrder: config.options.maxOrder, lowercase: config.options.lowercase,
+                                      negation: config.options.negation, ending: config.options.ending)
         let featurizeSeconds = Date().timeIntervalSince(started)
         let smallest = corpus.labels.indices.map { l in corpus.documentLabels.filter { $0 == l }.count }.min() ?? 0
         guard smallest >= config.folds else {

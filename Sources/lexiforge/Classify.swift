@@ -73,14 +73,20 @@ struct ClassifyTrainCommand: ParsableCommand {
     @Flag(help: "Scale each text's feature vector to unit length.")
     var normalize = false
 
+    @Flag(inversion: .prefixedNo, help: "Mark the words after a negation (not, never, n't ...) up to the next punctuation: \"not ¬good\".")
+    var negation = true
+
+    @Option(help: "Also count the n-grams of the last N lines as features of their own (0: off).")
+    var ending = 15
+
     @Flag(help: "Keep case (default: lowercase tokens).")
     var keepCase = false
 
     @Option(help: "Naive Bayes smoothing α (also of NB-SVM's log-count ratios).")
-    var alpha = 1.0
+    var alpha = 2.0
 
     @Option(help: "NB-SVM: SVM cost C.")
-    var cost = 1.0
+    var cost = 0.2
 
     @Option(help: "NB-SVM: interpolation β between scaled naive Bayes (0) and the SVM (1).")
     var beta = 0.25
@@ -100,6 +106,7 @@ struct ClassifyTrainCommand: ParsableCommand {
         if !(1...5).contains(order) { throw ValidationError("--order must be 1 to 5") }
         if folds < 2 { throw ValidationError("--folds must be at least 2") }
         if !(alpha > 0) || !(cost > 0) || !(0...1).contains(beta) { throw ValidationError("--alpha and --cost must be positive and --beta in 0...1") }
+        if ending < 0 { throw ValidationError("--ending takes a number of lines, 0 (off) or more") }
         if epochs < 1 || minDocuments < 1 { throw ValidationError("--epochs and --min-documents must be at least 1") }
     }
 
@@ -113,6 +120,8 @@ struct ClassifyTrainCommand: ParsableCommand {
             config.options.binary = !counts
             config.options.normalize = normalize
             config.options.lowercase = !keepCase
+            config.options.negation = negation
+            config.options.ending = ending
             config.options.alpha = alpha
             config.options.cost = cost
             config.options.beta = beta

@@ -9,36 +9,107 @@ import LexiforgeText
 /// whitespace), and its hash (``hash(ofFeatureText:)``) is the same whether computed from the
 /// text or from the tokens, so a reader finds a feature without building strings.
 public enum ClassifierFeatures {
-    /// The tokens of `text`, lowercased when asked (the trainer's view: strings).
-    public static func tokens(of text: String, lowercase: Bool) -> [String] {
+    /// The tokens of `text`, lowercased when asked (the trainer's view: strings). With
+    /// `negation`, tokens after a negation word (``negators``, or a word ending in n't) up to the
+    /// next punctuation mark or "but" are marked with a leading "¬" ("not ¬good ¬at ¬all .").
+    ///
+    /// `endingStart` is the index of the first token of the last `ending` lines that hold tokens
+    /// (the token count when `ending` is 0): n-grams from there on are also features of their own,
+    /// marked by a leading "§" token, since reviews state their verdict at the end.
+    public static func tokens(of text: String, lowercase: Bool, negation: Bool = false, ending: Int = 0) -> (tokens: [String], endingStart: Int) {
         var out: [String] = []
-        forEachToken(in: text) { bytes in
+        var lines: [Int] = []
+        var scope = NegationScope()
+        forEachToken(in: text) { bytes, line in
+            lines.append(line)
             var token = String(decoding: bytes, as: UTF8.self)
             if lowercase { token = token.lowercased() }
-            out.append(token)
+            out.append(negation && scope.next(hash(token: token), bytes) ? "¬" + token : token)
         }
-        return out
+        return (out, endingStart(lines, ending))
     }
 
-    /// The token hashes of `text` (the reader's view: no strings for ASCII tokens).
-    public static func tokenHashes(of text: String, lowercase: Bool) -> [UInt64] {
+    static func endingStart(_ lines: [Int], _ ending: Int) -> Int {
+        guard ending > 0, let last = lines.last else { return lines.count }
+        return lines.firstIndex { $0 > last - ending } ?? lines.count
+    }
+
+    /// The token that marks an n-gram of the ending.
+    public static let endingMark = "§"
+    static let endingMarkHash = hash(token: endingMark)
+
+    /// Calls `body` with every feature of a token sequence: each n-gram (1...maxOrder) as a range
+    /// with `false`, then again with `true` when it lies in the ending.
+    @inline(__always)
+    public static func forEachFeature(count: Int, endingStart: Int, maxOrder: Int, _ body: (Range<Int>, Bool) -> Void) {
+        forEachNgram(count: count, maxOrder: maxOrder) { range in
+            body(range, false)
+            if range.lowerBound >= endingStart { body(range, true) }
+        }
+    }
+
+    /// The hash of a feature: the n-gram of token hashes, with the ending mark in front when `ending`.
+    @inline(__always)
+    public static func featureHash(_ hashes: ArraySlice<UInt64>, ending: Bool) -> UInt64 {
+        ending ? hash(ngram: [endingMarkHash] + hashes) : hash(ngram: hashes)
+    }
+
+    /// The token hashes of `text` (the reader's view: no strings for ASCII tokens); the same as
+    /// ``hash(token:)`` of each of ``tokens(of:lowercase:negation:)``.
+    public static func tokenHashes(of text: String, lowercase: Bool, negation: Bool = false, ending: Int = 0) -> (hashes: [UInt64], endingStart: Int) {
         var out: [UInt64] = []
-        forEachToken(in: text) { bytes in
+        var lines: [Int] = []
+        var scope = NegationScope()
+        forEachToken(in: text) { bytes, line in
+            lines.append(line)
+            let plain: UInt64
             if lowercase {
                 if bytes.allSatisfy({ $0 < 0x80 }) {
                     var h = fnvOffset
                     for b in bytes { h = (h ^ UInt64(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)) &* fnvPrime }
-                    out.append(finish(h))
+                    plain = finish(h)
                 } else {
-                    out.append(hash(token: String(decoding: bytes, as: UTF8.self).lowercased()))
+                    plain = hash(token: String(decoding: bytes, as: UTF8.self).lowercased())
                 }
             } else {
                 var h = fnvOffset
                 for b in bytes { h = (h ^ UInt64(b)) &* fnvPrime }
-                out.append(finish(h))
+                plain = finish(h)
+            }
+            if negation && scope.next(plain, bytes) {
+                var token = String(decoding: bytes, as: UTF8.self)
+                if lowercase { token = token.lowercased() }
+                out.append(hash(token: "¬" + token))
+            } else {
+                out.append(plain)
             }
         }
-        return out
+        return (out, endingStart(lines, ending))
+    }
+
+    /// Words that negate what follows (lowercase).
+    public static let negators = ["not", "no", "never", "cannot", "nothing", "nobody", "none", "nor", "neither", "without"]
+    /// Tokens that end a negation's scope.
+    public static let scopeEnds = [".", ",", ";", ":", "!", "?", "(", ")", "but"]
+
+    /// Tracks whether the current token is inside a negation's scope.
+    struct NegationScope {
+        static let negatorHashes = Set(negators.map { ClassifierFeatures.hash(token: $0) })
+        static let endHashes = Set(scopeEnds.map { ClassifierFeatures.hash(token: $0) })
+        var inside = false
+
+        /// Whether the token (its plain hash and bytes) is negated; updates the scope.
+        mutating func next(_ plain: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            if Self.endHashes.contains(plain) { inside = false; return false }
+            let negated = inside
+            let n = bytes.count
+            if Self.negatorHashes.contains(plain)
+                || (n >= 3 && bytes[n - 3] | 0x20 == 0x6E && bytes[n - 2] == 0x27 && bytes[n - 1] | 0x20 == 0x74)
+                || (n >= 5 && bytes[n - 5] | 0x20 == 0x6E && bytes[n - 4] == 0xE2 && bytes[n - 3] == 0x80 && bytes[n - 2] == 0x99 && bytes[n - 1] | 0x20 == 0x74) {
+                inside = true
+            }
+            return negated
+        }
     }
 
     /// The hash of one (already lowercased) token.
@@ -69,12 +140,14 @@ public enum ClassifierFeatures {
         }
     }
 
-    static func forEachToken(in text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    /// Calls `body` with each token and the number of its line among the lines holding tokens.
+    static func forEachToken(in text: String, _ body: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
         let tokenizer = Tokenizer(mode: .keyboard)
         var copy = text
         var tokens: [Token] = []
         copy.withUTF8 { all in
             var lineStart = 0
+            var lineNumber = 0
             let n = all.count
             while lineStart <= n {
                 var end = lineStart
@@ -82,7 +155,8 @@ public enum ClassifierFeatures {
                 let line = UnsafeBufferPointer(rebasing: all[lineStart..<end])
                 tokens.removeAll(keepingCapacity: true)
                 tokenizer.tokenize(line, into: &tokens)
-                for t in tokens { body(UnsafeBufferPointer(rebasing: line[t.start..<t.end])) }
+                for t in tokens { body(UnsafeBufferPointer(rebasing: line[t.start..<t.end]), lineNumber) }
+                if !tokens.isEmpty { lineNumber += 1 }
                 lineStart = end + 1
             }
         }

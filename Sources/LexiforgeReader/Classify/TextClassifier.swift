@@ -23,13 +23,17 @@ public struct TextClassifierModel: Sendable, Equatable {
     /// Feature values are scaled to unit (L2) length over the features the model knows.
     public var normalize: Bool
     public var lowercase: Bool
+    /// Tokens in a negation's scope are marked (``ClassifierFeatures/tokens(of:lowercase:negation:)``).
+    public var negation: Bool
+    /// n-grams of the last this many lines are features of their own too (0: none).
+    public var ending: Int
     /// Softmax temperature: probabilities are softmax(scale · scores).
     public var probabilityScale: Double
     /// The algorithm that trained it (`nb`, `logistic`, `nbsvm`), for provenance.
     public var algorithm: String
 
     public init(labels: [String], labelDocuments: [Int], bias: [Double], features: [String], featureDocuments: [Int],
-                weights: [Double], maxOrder: Int, binary: Bool, normalize: Bool = false, lowercase: Bool, probabilityScale: Double, algorithm: String) {
+                weights: [Double], maxOrder: Int, binary: Bool, normalize: Bool = false, lowercase: Bool, negation: Bool = false, ending: Int = 0, probabilityScale: Double, algorithm: String) {
         self.labels = labels
         self.labelDocuments = labelDocuments
         self.bias = bias
@@ -40,6 +44,8 @@ public struct TextClassifierModel: Sendable, Equatable {
         self.binary = binary
         self.normalize = normalize
         self.lowercase = lowercase
+        self.negation = negation
+        self.ending = ending
         self.probabilityScale = probabilityScale
         self.algorithm = algorithm
     }
@@ -47,7 +53,7 @@ public struct TextClassifierModel: Sendable, Equatable {
     /// The `classifier` meta value (JSON, keys sorted) for these options, plus `extra` entries.
     public func metaJSON(extra: [String: Any] = [:]) -> String {
         var object: [String: Any] = [
-            "algorithm": algorithm, "max_order": maxOrder, "binary": binary, "normalize": normalize, "lowercase": lowercase,
+            "algorithm": algorithm, "max_order": maxOrder, "binary": binary, "normalize": normalize, "lowercase": lowercase, "negation": negation, "ending": ending,
             "probability_scale": probabilityScale, "labels": labels.count, "features": features.count,
         ]
         for (k, v) in extra { object[k] = v }
@@ -115,12 +121,12 @@ public struct TextClassifier: Sendable {
         let m = model
         let labelCount = m.labels.count
         var scores = m.bias
-        let hashes = ClassifierFeatures.tokenHashes(of: text, lowercase: m.lowercase)
+        let (hashes, endingStart) = ClassifierFeatures.tokenHashes(of: text, lowercase: m.lowercase, negation: m.negation, ending: m.ending)
         // The known features of the text with their counts (distinct, in first-seen order).
         var found: [Int] = [], counts: [Double] = []
         var slot: [Int: Int] = [:]
-        ClassifierFeatures.forEachNgram(count: hashes.count, maxOrder: m.maxOrder) { range in
-            guard let f = index.id(of: ClassifierFeatures.hash(ngram: hashes[range])) else { return }
+        ClassifierFeatures.forEachFeature(count: hashes.count, endingStart: endingStart, maxOrder: m.maxOrder) { range, ending in
+            guard let f = index.id(of: ClassifierFeatures.featureHash(hashes[range], ending: ending)) else { return }
             if let k = slot[f] { counts[k] += 1; return }
             slot[f] = found.count
             found.append(f)
@@ -206,7 +212,8 @@ extension TrainedStore {
             }
             return TextClassifierModel(labels: labels, labelDocuments: labelDocuments, bias: bias, features: features,
                                        featureDocuments: featureDocuments, weights: weights, maxOrder: maxOrder,
-                                       binary: binary, normalize: normalize, lowercase: lowercase, probabilityScale: scale, algorithm: algorithm)
+                                       binary: binary, normalize: normalize, lowercase: lowercase,
+                                       negation: options["negation"] as? Bool ?? false, ending: options["ending"] as? Int ?? 0, probabilityScale: scale, algorithm: algorithm)
         }
     }
 
