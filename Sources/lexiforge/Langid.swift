@@ -98,7 +98,7 @@ struct LangidTrainCommand: ParsableCommand {
     var bucketBits = 16
 
     @Option(help: "Passes over the data (logistic).")
-    var epochs = 6
+    var epochs = 12
 
     @Flag(help: "Only character n-grams (default: whole words too).")
     var noWords = false

@@ -28,6 +28,7 @@ struct ClassifyTests {
         options.maxOrder = 1
         options.binary = false
         options.alpha = 1
+        options.keepMinDocuments = 1
         return options
     }
 

@@ -51,7 +51,12 @@ public enum ClassifierFeatures {
     /// The hash of a feature: the n-gram of token hashes, with the ending mark in front when `ending`.
     @inline(__always)
     public static func featureHash(_ hashes: ArraySlice<UInt64>, ending: Bool) -> UInt64 {
-        ending ? hash(ngram: [endingMarkHash] + hashes) : hash(ngram: hashes)
+        guard ending else { return hash(ngram: hashes) }
+        // hash(ngram: [endingMarkHash] + hashes), without building the array.
+        var h: UInt64 = 0x243F_6A88_85A3_08D3 &+ UInt64(hashes.count + 1)
+        h = finish(h ^ endingMarkHash) &+ 0x9E37_79B9_7F4A_7C15
+        for t in hashes { h = finish(h ^ t) &+ 0x9E37_79B9_7F4A_7C15 }
+        return h
     }
 
     /// The token hashes of `text` (the reader's view: no strings for ASCII tokens); the same as
@@ -77,9 +82,16 @@ public enum ClassifierFeatures {
                 plain = finish(h)
             }
             if negation && scope.next(plain, bytes) {
-                var token = String(decoding: bytes, as: UTF8.self)
-                if lowercase { token = token.lowercased() }
-                out.append(hash(token: "¬" + token))
+                if lowercase && bytes.allSatisfy({ $0 < 0x80 }) {
+                    // hash(token: "¬" + token) without the string: "¬" is C2 AC.
+                    var h = (((fnvOffset ^ 0xC2) &* fnvPrime) ^ 0xAC) &* fnvPrime
+                    for b in bytes { h = (h ^ UInt64(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)) &* fnvPrime }
+                    out.append(finish(h))
+                } else {
+                    var token = String(decoding: bytes, as: UTF8.self)
+                    if lowercase { token = token.lowercased() }
+                    out.append(hash(token: "¬" + token))
+                }
             } else {
                 out.append(plain)
             }
@@ -94,16 +106,17 @@ public enum ClassifierFeatures {
 
     /// Tracks whether the current token is inside a negation's scope.
     struct NegationScope {
-        static let negatorHashes = Set(negators.map { ClassifierFeatures.hash(token: $0) })
-        static let endHashes = Set(scopeEnds.map { ClassifierFeatures.hash(token: $0) })
+        // Plain arrays: a handful of compares beats hashing the hash (Set uses SipHash).
+        let negatorHashes = negators.map { ClassifierFeatures.hash(token: $0) }
+        let endHashes = scopeEnds.map { ClassifierFeatures.hash(token: $0) }
         var inside = false
 
         /// Whether the token (its plain hash and bytes) is negated; updates the scope.
         mutating func next(_ plain: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            if Self.endHashes.contains(plain) { inside = false; return false }
+            if endHashes.contains(plain) { inside = false; return false }
             let negated = inside
             let n = bytes.count
-            if Self.negatorHashes.contains(plain)
+            if negatorHashes.contains(plain)
                 || (n >= 3 && bytes[n - 3] | 0x20 == 0x6E && bytes[n - 2] == 0x27 && bytes[n - 1] | 0x20 == 0x74)
                 || (n >= 5 && bytes[n - 5] | 0x20 == 0x6E && bytes[n - 4] == 0xE2 && bytes[n - 3] == 0x80 && bytes[n - 2] == 0x99 && bytes[n - 1] | 0x20 == 0x74) {
                 inside = true
@@ -175,10 +188,11 @@ public enum ClassifierFeatures {
     }
 }
 
-/// A fixed open-addressing table from 64-bit keys to dense ids (flat arrays, built once).
+/// A fixed open-addressing table from 64-bit keys to dense ids (one flat array of slots, key
+/// and id side by side, so a probe touches one cache line; built once).
 public struct HashIndex: Sendable {
-    private var keys: [UInt64]
-    private var values: [Int32]
+    private struct Slot: Sendable { var key: UInt64; var id: Int32 }
+    private var slots: [Slot]
     private let mask: Int
 
     /// `keys[i]` gets id `i`; duplicates keep their first id.
@@ -186,24 +200,25 @@ public struct HashIndex: Sendable {
         var size = 16
         while size < input.count * 2 { size <<= 1 }
         mask = size - 1
-        keys = Array(repeating: 0, count: size)
-        values = Array(repeating: -1, count: size)
+        slots = Array(repeating: Slot(key: 0, id: -1), count: size)
         for (id, key) in input.enumerated() {
-            var slot = Int(truncatingIfNeeded: key) & mask
-            while values[slot] >= 0 && keys[slot] != key { slot = (slot + 1) & mask }
-            if values[slot] < 0 { keys[slot] = key; values[slot] = Int32(id) }
+            var slot = Int(truncatingIfNeeded: key >> 20) & mask
+            while slots[slot].id >= 0 && slots[slot].key != key { slot = (slot + 1) & mask }
+            if slots[slot].id < 0 { slots[slot] = Slot(key: key, id: Int32(id)) }
         }
     }
 
     /// The id of `key`, or nil.
     @inline(__always)
     public func id(of key: UInt64) -> Int? {
-        var slot = Int(truncatingIfNeeded: key) & mask
-        while true {
-            let v = values[slot]
-            if v < 0 { return nil }
-            if keys[slot] == key { return Int(v) }
-            slot = (slot + 1) & mask
+        slots.withUnsafeBufferPointer { table in
+            var slot = Int(truncatingIfNeeded: key >> 20) & mask
+            while true {
+                let entry = table[slot]
+                if entry.id < 0 { return nil }
+                if entry.key == key { return Int(entry.id) }
+                slot = (slot + 1) & mask
+            }
         }
     }
 }

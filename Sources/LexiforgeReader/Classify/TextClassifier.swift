@@ -122,17 +122,35 @@ public struct TextClassifier: Sendable {
         let labelCount = m.labels.count
         var scores = m.bias
         let (hashes, endingStart) = ClassifierFeatures.tokenHashes(of: text, lowercase: m.lowercase, negation: m.negation, ending: m.ending)
-        // The known features of the text with their counts (distinct, in first-seen order).
+        // The known features of the text, distinct (a small open-addressing set on the stack,
+        // ids + 1 so 0 is empty), with their counts.
         var found: [Int] = [], counts: [Double] = []
-        var slot: [Int: Int] = [:]
-        ClassifierFeatures.forEachFeature(count: hashes.count, endingStart: endingStart, maxOrder: m.maxOrder) { range, ending in
-            guard let f = index.id(of: ClassifierFeatures.featureHash(hashes[range], ending: ending)) else { return }
-            if let k = slot[f] { counts[k] += 1; return }
-            slot[f] = found.count
-            found.append(f)
-            counts.append(1)
+        found.reserveCapacity(hashes.count * 2)
+        counts.reserveCapacity(hashes.count * 2)
+        var capacity = 64
+        while capacity < hashes.count * (m.maxOrder + 1) * 4 { capacity <<= 1 }
+        withUnsafeTemporaryAllocation(of: (id: Int32, slot: Int32).self, capacity: capacity) { set in
+            for k in 0..<capacity { set[k] = (0, 0) }
+            let mask = capacity - 1
+            // Every feature hash first, then the lookups in one tight loop (independent cache misses overlap).
+            var keys: [UInt64] = []
+            keys.reserveCapacity(hashes.count * (m.maxOrder + 1) * 2)
+            ClassifierFeatures.forEachFeature(count: hashes.count, endingStart: endingStart, maxOrder: m.maxOrder) { range, ending in
+                keys.append(ClassifierFeatures.featureHash(hashes[range], ending: ending))
+            }
+            for key in keys {
+                guard let f = index.id(of: key) else { continue }
+                var slot = (f &* 0x9E37_79B9) & mask
+                while set[slot].id != 0 && set[slot].id != Int32(f + 1) { slot = (slot + 1) & mask }
+                if set[slot].id == 0 {
+                    set[slot] = (Int32(f + 1), Int32(found.count))
+                    found.append(f)
+                    counts.append(1)
+                } else if !m.binary {
+                    counts[Int(set[slot].slot)] += 1
+                }
+            }
         }
-        if m.binary { counts = counts.map { _ in 1 } }
         var factor = 1.0
         if m.normalize {
             let norm = counts.reduce(0) { $0 + $1 * $1 }.squareRoot()
