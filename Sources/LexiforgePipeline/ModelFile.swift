@@ -114,8 +114,9 @@ public struct CorpusManifest: Sendable {
 /// tagger, as `lexiforge hmm --tagged`; `hmm_tagset` "upos" or "xpos", default "upos"; needs
 /// `"lowercase": false`, since a tagger reads words as written) or `hmm_states` (K word classes
 /// learned by Baum-Welch over the model's own corpora and tokens; `hmm_seed`, default 1, and
-/// `hmm_iterations`, default 20). Unknown keys are an error, so a typo never silently changes a
-/// model.
+/// `hmm_iterations`, default 20). `langid_training` (manifest names of `LANG<TAB>sentence`
+/// files) makes the model a language identifier instead (``LangidTrain``; `corpora` then not
+/// needed). Unknown keys are an error, so a typo never silently changes a model.
 public struct ModelFile: Sendable, Equatable {
     public var name: String
     public var description: String

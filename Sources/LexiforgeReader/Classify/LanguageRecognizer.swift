@@ -143,9 +143,9 @@ public struct LanguageHypothesis: Sendable, Equatable {
 /// ```swift
 /// var recognizer = try LanguageRecognizer(store: TrainedStore(path: "Artifacts/langid.sqlite"))
 /// recognizer.dominantLanguage(for: "Där bor en katt.")            // "sv"
-/// try recognizer.setLanguageConstraints(["da", "no"])            // throws: unknown language
+/// try recognizer.setLanguageConstraints(["es", "de"])            // throws: "de" is not known
 /// try recognizer.setLanguageConstraints(["es", "pt"])
-/// recognizer.hypotheses(for: "obrigado", maximum: 2)            // [pt 0.97, es 0.03]
+/// recognizer.hypotheses(for: "obrigado", maximum: 2)            // [pt 0.8956, es 0.1044]
 /// try recognizer.setLanguageHints(["es": 0.8, "pt": 0.2])
 /// ```
 /// - Complexity: O(characters · max order · languages) per text.

@@ -95,8 +95,9 @@ public enum ClassifyStoreError: Error, CustomStringConvertible, Sendable {
 ///
 /// ```swift
 /// let classifier = try TextClassifier(store: TrainedStore(path: "sentiment.sqlite"))
-/// let best = classifier.predictedLabel(for: "a gripping , funny film")   // "pos"
-/// let all = classifier.probabilities(for: "dull and far too long")     // [neg 0.93, pos 0.07]
+/// let review = "a dull , boring mess . the script is bad and the acting is worse ."
+/// let best = classifier.predictedLabel(for: review)    // "neg"
+/// let all = classifier.probabilities(for: review)      // [neg 0.9757, pos 0.0243]
 /// ```
 /// - Complexity: O(tokens · max order) per text.
 public struct TextClassifier: Sendable {
