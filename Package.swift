@@ -17,6 +17,7 @@
 //   LexiforgeSwipe        swipe features, trace files (JSON Lines) and the synthetic-swipe generator
 //   LexiforgeVocab        vocabulary lists (CSV/TSV, column mapping, level tags, diagnostics) and categories
 //   LexiforgeEntities     named entities: IOB2/CoNLL reader, structured-perceptron training, span scores
+//   LexiforgeClassify     text classifiers (naive Bayes, logistic regression, NB-SVM) and language-ID training
 //   LexiforgeStoreWriter  builds a store atomically from plain values (schema from LexiforgeReader)
 //   LexiforgeBuild        the stages wired together: one model spec, one build entry (ngrams, train), the
 //                         corpus-sentence reader, hmm, wordlists, learn/merge, export
@@ -73,6 +74,7 @@ let package = Package(
         .target(name: "LexiforgeSwipe", dependencies: ["LexiforgeFormat", "LexiforgeCorpus"]),
         .target(name: "LexiforgeVocab", dependencies: ["LexiforgeFormat", "LexiforgeCorpus"]),
         .target(name: "LexiforgeEntities", dependencies: ["LexiforgeFormat", "LexiforgeCorpus"]),
+        .target(name: "LexiforgeClassify", dependencies: ["LexiforgeFormat"]),
         .target(
             name: "LexiforgeStoreWriter",
             dependencies: [
@@ -85,7 +87,7 @@ let package = Package(
             dependencies: [
                 "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
                 "LexiforgeStoreWriter", "LexiforgeHMM", "LexiforgePerceptron", "LexiforgeWordlist", "LexiforgeSwipe",
-                "LexiforgeVocab", "LexiforgeEntities",
+                "LexiforgeVocab", "LexiforgeEntities", "LexiforgeClassify",
             ]),
         .target(
             name: "LexiforgeEvaluation",
@@ -114,7 +116,7 @@ let package = Package(
             dependencies: [
                 "LexiforgeTestSupport", "LexiforgeFormat", "LexiforgeReader", "LexiforgeCorpus", "LexiforgeText", "LexiforgeNgrams",
                 "LexiforgeStoreWriter", "LexiforgeBuild", "LexiforgeEvaluation", "LexiforgeHMM", "LexiforgePerceptron", "LexiforgeWordlist", "LexiforgeSwipe",
-                "LexiforgeVocab", "LexiforgeEntities",
+                "LexiforgeVocab", "LexiforgeEntities", "LexiforgeClassify",
             ],
             exclude: ["Fixtures"]),
     ],

@@ -15,6 +15,8 @@ public struct ModelInputs: Sendable {
     public var wordlists: [String] = []
     /// Vocabulary lists (a vocabulary model).
     public var vocabularies: [String] = []
+    /// `LANG<TAB>sentence` files (a language-identifier model).
+    public var langidTraining: [String] = []
     public var expectedSHA256: [String: String] = [:]
 
     public init(corpora: [String], lemmaTraining: [String] = []) {
@@ -30,13 +32,15 @@ public struct ModelInputs: Sendable {
         let tagged = manifest.resolve(spec.hmmTagged, what: "corpus", modelPath: modelPath)
         let wordlists = manifest.resolve(spec.wordlists, what: "wordlist", modelPath: modelPath)
         let vocabularies = manifest.resolve(spec.vocabulary, what: "vocabulary list", modelPath: modelPath)
-        let problems = wordlists.problems + corpora.problems + lemmas.problems + tagged.problems + vocabularies.problems
+        let langid = manifest.resolve(spec.langidTraining, what: "langid_training file", modelPath: modelPath)
+        let problems = wordlists.problems + corpora.problems + lemmas.problems + tagged.problems + vocabularies.problems + langid.problems
         if !problems.isEmpty { throw PipelineError(problems) }
         self.init(corpora: corpora.paths, lemmaTraining: lemmas.paths)
         self.tagged = tagged.paths
         self.wordlists = wordlists.paths
         self.vocabularies = vocabularies.paths
-        for part in [corpora, lemmas, tagged, wordlists, vocabularies] { expectedSHA256.merge(part.expected) { first, _ in first } }
+        self.langidTraining = langid.paths
+        for part in [corpora, lemmas, tagged, wordlists, vocabularies, langid] { expectedSHA256.merge(part.expected) { first, _ in first } }
     }
 }
 
@@ -44,6 +48,7 @@ public struct ModelInputs: Sendable {
 public enum TrainReport: Sendable {
     case ngrams(NgramBuildReport)
     case vocabulary(VocabImportReport)
+    case languageID(LangidTrainReport)
 
     /// The n-gram report, nil for another kind of store.
     public var ngrams: NgramBuildReport? { if case .ngrams(let report) = self { report } else { nil } }
@@ -64,6 +69,9 @@ public enum Train {
         case .vocabulary:
             try spec.check(.modelFile(modelPath))
             return .vocabulary(try VocabTrain.run(spec, inputs: inputs, output: output, strict: strict, progress: progress))
+        case .languageID:
+            try spec.check(.modelFile(modelPath))
+            return .languageID(try LangidModelTrain.run(spec, inputs: inputs, output: output, progress: progress))
         }
     }
 }

@@ -70,13 +70,15 @@ public struct ModelSpec: Sendable, Equatable {
     // Other kinds of store: a model naming one of these builds that store instead of n-grams.
     /// Vocabulary lists (CSV/TSV): a vocabulary store for study apps (``VocabTrain``).
     public var vocabulary: [String] = []
+    /// `LANG<TAB>sentence` files: a language identifier (``LangidModelTrain``).
+    public var langidTraining: [String] = []
 
     public init() {}
 
     /// What a spec builds: n-grams (with everything beside them) or another kind of store.
-    public enum StoreKind: String, Sendable { case ngrams, vocabulary }
+    public enum StoreKind: String, Sendable { case ngrams, vocabulary, languageID }
 
-    public var kind: StoreKind { vocabulary.isEmpty ? .ngrams : .vocabulary }
+    public var kind: StoreKind { !vocabulary.isEmpty ? .vocabulary : !langidTraining.isEmpty ? .languageID : .ngrams }
 
     /// The keys another kind of store takes (besides its own): a typo in an n-gram key of such a
     /// model is named, never silently ignored.
@@ -111,6 +113,7 @@ public struct ModelSpec: Sendable, Equatable {
         case hmmSeed = "hmm_seed"
         case hmmIterations = "hmm_iterations"
         case vocabulary
+        case langidTraining = "langid_training"
 
         /// The command-line spelling of the same option.
         public var flag: String { "--" + rawValue.replacingOccurrences(of: "_", with: "-") }
@@ -330,11 +333,14 @@ extension ModelSpec: Decodable {
         }
         hmmIterations = read(.hmmIterations, Int.self, "a positive integer") ?? hmmIterations
         vocabulary = read(.vocabulary, [String].self, "a non-empty array of manifest names of vocabulary lists (CSV or TSV)") ?? []
-        if raw.contains(AnyKey(stringValue: Key.vocabulary.rawValue)) {
-            if vocabulary.isEmpty { problem(.vocabulary, "must be a non-empty array of manifest names of vocabulary lists (CSV or TSV)") }
-            let others = raw.allKeys.compactMap { Key(rawValue: $0.stringValue) }.filter { $0 != .vocabulary && !Self.identityKeys.contains($0) }
+        langidTraining = read(.langidTraining, [String].self, "a non-empty array of manifest names of LANG<TAB>sentence files") ?? []
+        // A model builds one kind of store; another kind than n-grams takes no n-gram keys.
+        for (key, what) in [(Key.vocabulary, "a vocabulary store (lists in CSV or TSV)"), (.langidTraining, "a language identifier (LANG<TAB>sentence files)")]
+        where raw.contains(AnyKey(stringValue: key.rawValue)) {
+            if (key == .vocabulary ? vocabulary : langidTraining).isEmpty { problem(key, "must be a non-empty array of manifest names: it builds \(what)") }
+            let others = raw.allKeys.compactMap { Key(rawValue: $0.stringValue) }.filter { $0 != key && !Self.identityKeys.contains($0) }
             if !others.isEmpty {
-                problem(.vocabulary, "builds a vocabulary store and takes only \"name\" and \"description\" besides; remove \(others.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
+                problem(key, "builds \(what) and takes only \"name\" and \"description\" besides; remove \(others.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
             }
         }
         if hmmStates == nil, let key = [Key.hmmSeed, .hmmIterations].first(where: { raw.contains(AnyKey(stringValue: $0.rawValue)) }) {
@@ -362,9 +368,10 @@ extension ModelSpec: Encodable {
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(name, forKey: .name)
         try c.encode(description, forKey: .description)
-        if kind == .vocabulary {
-            try c.encode(vocabulary, forKey: .vocabulary)
-            return
+        switch kind {
+        case .vocabulary: try c.encode(vocabulary, forKey: .vocabulary); return
+        case .languageID: try c.encode(langidTraining, forKey: .langidTraining); return
+        case .ngrams: break
         }
         try c.encode(corpora, forKey: .corpora)
         try c.encode(order, forKey: .order)

@@ -5,5 +5,5 @@ import ArgumentParser
 struct Eval: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure a stage or a store against gold or held-out data.",
-        subcommands: [EvalTokenize.self, EvalLemma.self, EvalTag.self, EvalPerplexity.self, EvalKSR.self, EvalSwipe.self, EvalNer.self, EvalSearch.self])
+        subcommands: [EvalTokenize.self, EvalLemma.self, EvalTag.self, EvalPerplexity.self, EvalKSR.self, EvalSwipe.self, EvalNer.self, EvalSearch.self, EvalClassify.self, EvalLangid.self])
 }

@@ -21,7 +21,7 @@ struct Lexiforge: ParsableCommand {
         subcommands: [
             Ngrams.self, Train.self, Inspect.self, Suggest.self, Predict.self, Tokenize.self, Hmm.self,
             Tag.self, Wordlist.self, Complete.self, Eval.self, Export.self, Learn.self, Merge.self,
-            Diff.self, Verify.self, Swipe.self, Vocab.self, Ner.self, Index.self, Search.self, BenchQueries.self, BenchComplete.self,
+            Diff.self, Verify.self, Swipe.self, Vocab.self, Ner.self, Index.self, Search.self, Classify.self, Langid.self, BenchQueries.self, BenchComplete.self,
         ])
 }
 

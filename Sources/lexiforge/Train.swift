@@ -34,6 +34,8 @@ struct Train: ParsableCommand {
                 printStatistics(report, output: output, progress: progress)
             case .vocabulary(let vocabulary):
                 progress.say("\(output): \(vocabulary.storeBytes) bytes; \(vocabulary.summary)")
+            case .languageID(let langid):
+                progress.say("\(output): \(langid.storeBytes) bytes; \(langid.sentences) sentences, \(langid.languages.count) languages")
             }
             printMeasure(progress, build.measure)
         }

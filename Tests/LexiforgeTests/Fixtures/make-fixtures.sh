@@ -93,3 +93,14 @@ printf 'ABC\000\001\002DEF\n' > binary.bin
 
 # truncated.txt.gz: the first 40 bytes of tiny.txt.gz (the compressed stream ends early).
 head -c 40 tiny.txt.gz > truncated.txt.gz
+
+# classify/: six one-line reviews in labeled folders, and two LANG<TAB>sentence files.
+mkdir -p classify/reviews/pos classify/reviews/neg
+printf 'a wonderful , moving film with a great cast .\n' > classify/reviews/pos/cv000_1.txt
+printf 'great fun and a great story ; i loved it .\n' > classify/reviews/pos/cv001_2.txt
+printf 'the best film of the year , wonderful acting .\n' > classify/reviews/pos/cv002_3.txt
+printf 'a dull , boring mess with a bad script .\n' > classify/reviews/neg/cv000_4.txt
+printf 'bad acting and a boring story ; i hated it .\n' > classify/reviews/neg/cv001_5.txt
+printf 'the worst film of the year , dull and bad .\n' > classify/reviews/neg/cv002_6.txt
+printf 'en\tThe cat sat on the mat.\nfr\tLe chat est sur le tapis.\nen\tWhere is the station?\nfr\tOù est la gare ?\nen\tI like green tea.\nfr\tJ'"'"'aime le thé vert.\n' > classify/langid-tiny.tsv
+printf 'en\tThe cat sat on the mat.\nfr Le chat est sur le tapis.\nen\tWhere is the station?\n\nen no tab here\n' > classify/langid-bad.tsv

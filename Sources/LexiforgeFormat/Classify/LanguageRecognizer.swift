@@ -1,0 +1,254 @@
+import Foundation
+
+/// Hashed character n-grams (and words) of a text, as the language identifier's trainer and
+/// reader both compute them.
+///
+/// The text is read as Unicode scalars with a space before and after; letters are folded to
+/// lowercase for ASCII, Latin-1, Greek and Cyrillic (by code point arithmetic: no tables, no
+/// allocation), runs of whitespace count as one space. Every n-gram of 1 to `maxOrder` scalars
+/// ending at each position is hashed (64-bit multiply-xorshift) to a bucket in `0..<buckets`
+/// (`buckets` a power of two); with `words`, every whole word (a run between spaces) is hashed
+/// too, with another seed. The buckets of a text come in text order.
+public struct LanguageIDFeatures: Sendable, Equatable {
+    public var maxOrder: Int
+    /// log2 of the number of buckets.
+    public var bucketBits: Int
+    /// Whole words as features beside the character n-grams.
+    public var words: Bool
+    public var buckets: Int { 1 << bucketBits }
+
+    public init(maxOrder: Int, bucketBits: Int, words: Bool = true) {
+        self.maxOrder = maxOrder
+        self.bucketBits = bucketBits
+        self.words = words
+    }
+
+    /// Calls `body` with every bucket of `text`'s features.
+    /// - Complexity: O(scalars · max order), no allocation.
+    @inline(__always)
+    public func forEachBucket(of text: String, _ body: (Int) -> Void) {
+        let shift = UInt64(64 - bucketBits)
+        let order = min(maxOrder, 8)
+        let words = self.words
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 8) { w in
+            for k in 0..<8 { w[k] = 0 }
+            var filled = 0
+            let wordSeed: UInt64 = 0x5851_F42D_4C95_7F2D
+            var word = wordSeed
+            var wordLength = 0
+            @inline(__always) func emit(_ scalar: UInt32) {
+                w[7] = w[6]; w[6] = w[5]; w[5] = w[4]; w[4] = w[3]; w[3] = w[2]; w[2] = w[1]; w[1] = w[0]; w[0] = scalar
+                filled += 1
+                var h: UInt64 = 0x9E37_79B9_7F4A_7C15
+                for n in 0..<min(order, filled) {
+                    h = (h ^ UInt64(w[n])) &* 0xFF51_AFD7_ED55_8CCD
+                    h ^= h >> 32
+                    body(Int(truncatingIfNeeded: (h &* 0xC4CE_B9FE_1A85_EC53) >> shift))
+                }
+                guard words else { return }
+                if scalar == 32 {
+                    if wordLength > 0 {
+                        var z = word ^ (word >> 29)
+                        z = z &* 0xBF58_476D_1CE4_E5B9
+                        body(Int(truncatingIfNeeded: (z ^ (z >> 32)) >> shift))
+                    }
+                    word = wordSeed
+                    wordLength = 0
+                } else {
+                    word = (word ^ UInt64(scalar)) &* 0x0000_0100_0000_01B3
+                    wordLength += 1
+                }
+            }
+            emit(32)
+            var lastSpace = true
+            for s in text.unicodeScalars {
+                var v = s.value
+                if v == 32 || v == 9 || v == 10 || v == 13 || v == 0xA0 || v == 0x3000 {
+                    if lastSpace { continue }
+                    lastSpace = true
+                    emit(32)
+                    continue
+                }
+                lastSpace = false
+                if v < 0x80 {
+                    if v >= 0x41 && v <= 0x5A { v |= 0x20 }
+                } else if v >= 0xC0 && v <= 0xDE && v != 0xD7 {
+                    v += 0x20
+                } else if v >= 0x410 && v <= 0x42F {
+                    v += 0x20
+                } else if v >= 0x400 && v <= 0x40F {
+                    v += 0x50
+                } else if v >= 0x391 && v <= 0x3A9 {
+                    v += 0x20
+                }
+                emit(v)
+            }
+            if !lastSpace { emit(32) }
+        }
+    }
+}
+
+/// A trained language identifier as plain values (see ``StoreSchema/langidCreationStatements``).
+public struct LanguageIDModel: Sendable, Equatable {
+    /// ISO 639-1 codes, by id.
+    public var languages: [String]
+    /// Training sentences per language.
+    public var sentences: [Int]
+    public var bias: [Float]
+    /// Bucket-major: `weights[bucket * languages.count + language]`.
+    public var weights: [Float]
+    public var features: LanguageIDFeatures
+    /// The algorithm that trained it, for provenance.
+    public var algorithm: String
+
+    public init(languages: [String], sentences: [Int], bias: [Float], weights: [Float], features: LanguageIDFeatures, algorithm: String) {
+        self.languages = languages
+        self.sentences = sentences
+        self.bias = bias
+        self.weights = weights
+        self.features = features
+        self.algorithm = algorithm
+    }
+
+    /// The same model with every weight and bias rounded to the store's units (what a store round trip gives).
+    public func quantized() -> LanguageIDModel {
+        var copy = self
+        copy.weights = weights.map { Self.dequantize(Self.quantize($0)) }
+        copy.bias = bias.map { Float((Double($0) * StoreSchema.langidWeightScale).rounded() / StoreSchema.langidWeightScale) }
+        return copy
+    }
+
+    public static func quantize(_ w: Float) -> Int16 {
+        Int16(clamping: Int((Double(w) * StoreSchema.langidWeightScale).rounded()))
+    }
+
+    public static func dequantize(_ q: Int16) -> Float { Float(Double(q) / StoreSchema.langidWeightScale) }
+}
+
+/// One language with its probability.
+public struct LanguageHypothesis: Sendable, Equatable {
+    public var language: String
+    public var probability: Double
+}
+
+/// Identifies the language of a text from a store alone, as Apple's `NLLanguageRecognizer` does:
+/// the dominant language, hypotheses with probabilities, constraints (only these languages) and
+/// hints (prior probabilities).
+///
+/// The model is read once into one flat array of weights (bucket-major, all languages of a
+/// bucket side by side); a text costs one hash and one short vector add per character n-gram:
+/// no SQL, no allocation beyond the score vector.
+///
+/// ```swift
+/// var recognizer = try LanguageRecognizer(store: TrainedStore(path: "Artifacts/langid.sqlite"))
+/// recognizer.dominantLanguage(for: "Där bor en katt.")            // "sv"
+/// try recognizer.setLanguageConstraints(["es", "de"])            // throws: "de" is not known
+/// try recognizer.setLanguageConstraints(["es", "pt"])
+/// recognizer.hypotheses(for: "obrigado", maximum: 2)            // [pt 0.8956, es 0.1044]
+/// try recognizer.setLanguageHints(["es": 0.8, "pt": 0.2])
+/// ```
+/// - Complexity: O(characters · max order · languages) per text.
+public struct LanguageRecognizer: Sendable {
+    public let model: LanguageIDModel
+    /// Allowed language ids (empty: all).
+    private var allowed: [Bool]
+    /// Added to each language's score: log prior (0 without hints).
+    private var logPrior: [Float]
+    public private(set) var languageConstraints: [String] = []
+    public private(set) var languageHints: [String: Double] = [:]
+
+    public init(model: LanguageIDModel) {
+        self.model = model
+        allowed = Array(repeating: true, count: model.languages.count)
+        logPrior = Array(repeating: 0, count: model.languages.count)
+    }
+
+    /// The languages the model knows.
+    public var languages: [String] { model.languages }
+
+    /// Restricts every answer to these languages (empty: all the model knows).
+    /// - Throws: ``ClassifyStoreError/unknownLanguage(_:known:)`` for a code the model does not know.
+    public mutating func setLanguageConstraints(_ codes: [String]) throws {
+        let ids = try codes.map { try id(of: $0) }
+        allowed = Array(repeating: ids.isEmpty, count: model.languages.count)
+        for i in ids { allowed[i] = true }
+        languageConstraints = codes
+    }
+
+    /// Prior probabilities of languages (empty: none). A hinted language's score gets log(hint);
+    /// every other language gets log of the uniform prior 1/languages, so a hint above that
+    /// favours a language and one below disfavours it.
+    /// - Throws: ``ClassifyStoreError/unknownLanguage(_:known:)``; a hint must be in (0, 1].
+    public mutating func setLanguageHints(_ hints: [String: Double]) throws {
+        var prior = Array(repeating: Float(Foundation.log(1 / Double(model.languages.count))), count: model.languages.count)
+        for (code, p) in hints {
+            let i = try id(of: code)
+            guard p > 0, p <= 1 else { throw LanguageHintError(code: code, value: p) }
+            prior[i] = Float(Foundation.log(p))
+        }
+        logPrior = hints.isEmpty ? Array(repeating: 0, count: model.languages.count) : prior
+        languageHints = hints
+    }
+
+    private func id(of code: String) throws -> Int {
+        guard let i = model.languages.firstIndex(of: code) else {
+            throw ClassifyStoreError.unknownLanguage(code, known: model.languages)
+        }
+        return i
+    }
+
+    /// The scores of every language (bias + weights of the text's buckets + log prior), by id.
+    public func scores(for text: String) -> [Float] {
+        let L = model.languages.count
+        var scores = model.bias
+        for l in 0..<L { scores[l] += logPrior[l] }
+        scores.withUnsafeMutableBufferPointer { s in
+            model.weights.withUnsafeBufferPointer { w in
+                let base = w.baseAddress!
+                if L == 16 {
+                    var acc = SIMD16<Float>(s[0..<16])
+                    model.features.forEachBucket(of: text) { b in
+                        acc += UnsafeRawPointer(base + b * 16).loadUnaligned(as: SIMD16<Float>.self)
+                    }
+                    for l in 0..<16 { s[l] = acc[l] }
+                } else {
+                    model.features.forEachBucket(of: text) { b in
+                        let row = base + b * L
+                        for l in 0..<L { s[l] += row[l] }
+                    }
+                }
+            }
+        }
+        return scores
+    }
+
+    /// The most probable allowed language, or nil for a text without letters or digits.
+    public func dominantLanguage(for text: String) -> String? {
+        guard text.unicodeScalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) else { return nil }
+        let s = scores(for: text)
+        var best = -1
+        for l in s.indices where allowed[l] && (best < 0 || s[l] > s[best]) { best = l }
+        return best < 0 ? nil : model.languages[best]
+    }
+
+    /// Up to `maximum` allowed languages with their probabilities (softmax over the allowed
+    /// languages), most probable first; empty for a text without letters or digits.
+    public func hypotheses(for text: String, maximum: Int) -> [LanguageHypothesis] {
+        guard maximum > 0, text.unicodeScalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) else { return [] }
+        let s = scores(for: text)
+        let ids = s.indices.filter { allowed[$0] }
+        guard let top = ids.map({ s[$0] }).max() else { return [] }
+        var p = [Double](repeating: 0, count: s.count)
+        var sum = 0.0
+        for l in ids { p[l] = Foundation.exp(Double(s[l] - top)); sum += p[l] }
+        return ids.sorted { p[$0] > p[$1] || (p[$0] == p[$1] && $0 < $1) }.prefix(maximum)
+            .map { LanguageHypothesis(language: model.languages[$0], probability: p[$0] / sum) }
+    }
+}
+
+/// A language hint outside (0, 1].
+public struct LanguageHintError: Error, CustomStringConvertible, Sendable {
+    public var code: String
+    public var value: Double
+    public var description: String { "hint for \"\(code)\" is \(value); a hint is a prior probability in (0, 1]" }
+}

@@ -1,0 +1,108 @@
+// MARK: - Text classifiers and language identification (`classify train`, `langid train`)
+
+extension StoreSchema {
+    /// The tables of a text classifier (`lexiforge classify train`): a linear model over word
+    /// n-gram features, whatever algorithm trained it.
+    ///
+    /// A text's score for label `l` is `bias(l) + Σ value(f) · weight(f, l)` over the features `f`
+    /// of the text that are in `classifier_feature`, where `value(f)` is the feature's count in the
+    /// text, or 1 when the `classifier` meta row says `"binary": true`; the probabilities are the
+    /// softmax of the scores times the meta row's `probability_scale` (1 for naive Bayes, whose
+    /// scores are log joint probabilities; fitted on cross-validated scores for the discriminative
+    /// models).
+    /// - `classifier_label(id, name, bias, documents)`: labels (ids dense from 0, in name order),
+    ///   the bias in units of 1/``classifierWeightScale``, and the training documents per label.
+    /// - `classifier_feature(id, text, documents)`: the features, word n-grams of lowercased
+    ///   tokens joined by one space (`"not good"`), ids dense from 0 in text byte order, and the
+    ///   number of training documents holding each.
+    /// - `classifier_weight(feature, label, weight)`: the weights, in units of
+    ///   1/``classifierWeightScale`` (a naive Bayes log probability −9.21034 is −92103).
+    /// - View `classifier_weight_view(feature, label, weight)`: texts and real weights.
+    public static let classifierCreationStatements: [String] = [
+        """
+        CREATE TABLE classifier_label (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            bias INTEGER NOT NULL,
+            documents INTEGER NOT NULL CHECK (documents >= 0)
+        )
+        """,
+        """
+        CREATE TABLE classifier_feature (
+            id INTEGER PRIMARY KEY,
+            text TEXT NOT NULL UNIQUE,
+            documents INTEGER NOT NULL CHECK (documents >= 0)
+        )
+        """,
+        """
+        CREATE TABLE classifier_weight (
+            feature INTEGER NOT NULL REFERENCES classifier_feature(id),
+            label INTEGER NOT NULL REFERENCES classifier_label(id),
+            weight INTEGER NOT NULL,
+            PRIMARY KEY (feature, label)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE VIEW classifier_weight_view AS
+            SELECT f.text AS feature, l.name AS label, w.weight / \(classifierWeightScale) AS weight
+            FROM classifier_weight AS w JOIN classifier_feature AS f ON f.id = w.feature
+            JOIN classifier_label AS l ON l.id = w.label
+        """,
+    ]
+
+    /// Classifier weights and biases are stored as integers in units of 1/this.
+    public static let classifierWeightScale = 10_000.0
+
+    /// The tables of a language identifier (`lexiforge langid train`): a linear model over hashed
+    /// character n-grams.
+    ///
+    /// Every character n-gram of the text (orders 1 to the meta row's `max_order`, over the text
+    /// with a space before and after, letters folded to lowercase) is hashed to one of `buckets`
+    /// buckets (``LanguageIDFeatures``); a language's score is its bias plus the sum of its
+    /// weights of those buckets; probabilities are the softmax of the scores (over the allowed
+    /// languages, with hints as priors: ``LanguageRecognizer``).
+    /// - `langid_language(id, code, bias, sentences)`: languages (ISO 639-1 codes, ids dense from 0
+    ///   in code order), the bias in units of 1/``langidWeightScale``, and training sentences.
+    /// - `langid_weight(language, block, weights)`: the weights of one language for buckets
+    ///   `block·langidBlockSize ..< (block+1)·langidBlockSize`, as little-endian Int16 in units of
+    ///   1/``langidWeightScale``.
+    /// - View `langid_language_view(code, sentences, bias, blocks)`.
+    public static let langidCreationStatements: [String] = [
+        """
+        CREATE TABLE langid_language (
+            id INTEGER PRIMARY KEY,
+            code TEXT NOT NULL UNIQUE,
+            bias INTEGER NOT NULL,
+            sentences INTEGER NOT NULL CHECK (sentences >= 0)
+        )
+        """,
+        """
+        CREATE TABLE langid_weight (
+            language INTEGER NOT NULL REFERENCES langid_language(id),
+            block INTEGER NOT NULL CHECK (block >= 0),
+            weights BLOB NOT NULL,
+            PRIMARY KEY (language, block)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE VIEW langid_language_view AS
+            SELECT l.code, l.sentences, l.bias / \(langidWeightScale) AS bias,
+                   (SELECT count(*) FROM langid_weight AS w WHERE w.language = l.id) AS blocks
+            FROM langid_language AS l
+        """,
+    ]
+
+    /// Language-ID weights are stored as Int16 in units of 1/this (weights are clamped to ±32767/this).
+    public static let langidWeightScale = 1000.0
+
+    /// Buckets per `langid_weight` row.
+    public static let langidBlockSize = 4096
+
+    /// Meta keys of classifier and language-ID stores.
+    public enum ClassifyMetaKey {
+        /// JSON object: algorithm, n-gram order, binary, lowercase, probability_scale, options, cross-validation.
+        public static let classifier = "classifier"
+        /// JSON object: buckets, max_order, algorithm, options, cross-validation.
+        public static let langid = "langid"
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+import LexiforgeFormat
+
+extension LanguageRecognizer {
+    /// Reads the language identifier of a store.
+    /// - Throws: ``ClassifyStoreError/noLanguageIdentifier(_:)`` when it has none; ``StoreError`` when damaged.
+    public init(store: TrainedStore) throws {
+        self.init(model: try store.languageIDModel())
+    }
+}
+
+extension TrainedStore {
+    /// Whether the store holds a language identifier.
+    public var hasLanguageIdentifier: Bool { meta[StoreSchema.ClassifyMetaKey.langid] != nil }
+
+    /// Reads the language identifier's tables into one flat array.
+    public func languageIDModel() throws -> LanguageIDModel {
+        guard let metaText = meta[StoreSchema.ClassifyMetaKey.langid] else { throw ClassifyStoreError.noLanguageIdentifier(path) }
+        let options = try jsonObject(metaText, key: StoreSchema.ClassifyMetaKey.langid)
+        guard let maxOrder = options["max_order"] as? Int, (1...8).contains(maxOrder),
+              let bits = options["bucket_bits"] as? Int, (StoreSchema.langidBlockSize.trailingZeroBitCount...24).contains(bits) else {
+            throw StoreError.badMeta(path, key: StoreSchema.ClassifyMetaKey.langid, value: metaText,
+                                     expected: "a JSON object with max_order (1-8) and bucket_bits (12-24)")
+        }
+        let features = LanguageIDFeatures(maxOrder: maxOrder, bucketBits: bits, words: options["words"] as? Bool ?? false)
+        let algorithm = options["algorithm"] as? String ?? "?"
+        return try checked { db in
+            var languages: [String] = [], sentences: [Int] = [], bias: [Float] = []
+            for row in try Row.fetchAll(db, sql: "SELECT id, code, bias, sentences FROM langid_language ORDER BY id") {
+                guard try row.int(0, "langid_language", "id") == languages.count else { throw StoreDamage("`langid_language.id` is not dense from 0") }
+                languages.append(try row.text(1, "langid_language", "code"))
+                bias.append(Float(Double(try row.integer(2, "langid_language", "bias")) / StoreSchema.langidWeightScale))
+                sentences.append(try row.int(3, "langid_language", "sentences", in: 0...StoreSchema.maxCount))
+            }
+            guard languages.count >= 2 else { throw StoreDamage("`langid_language` has \(languages.count) languages; an identifier has at least 2") }
+            let L = languages.count, B = features.buckets, block = StoreSchema.langidBlockSize
+            var weights = [Float](repeating: 0, count: B * L)
+            let rows = try Row.fetchCursor(db, sql: "SELECT language, block, weights FROM langid_weight")
+            while let row = try rows.next() {
+                let l = try row.int(0, "langid_weight", "language", in: 0...Int64(L - 1))
+                let k = try row.int(1, "langid_weight", "block", in: 0...Int64(B / block - 1))
+                guard let data = try row.optionalBlob(2, "langid_weight", "weights") else { throw StoreDamage("`langid_weight.weights` is NULL") }
+                guard data.count == block * 2 else { throw StoreDamage("`langid_weight.weights` of language \(l) block \(k) has \(data.count) bytes, not \(block * 2)") }
+                data.withUnsafeBytes { raw in
+                    for j in 0..<block {
+                        let q = Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * j, as: Int16.self))
+                        weights[(k * block + j) * L + l] = LanguageIDModel.dequantize(q)
+                    }
+                }
+            }
+            return LanguageIDModel(languages: languages, sentences: sentences, bias: bias, weights: weights,
+                                   features: features, algorithm: algorithm)
+        }
+    }
+}

@@ -1,0 +1,245 @@
+import Foundation
+import LexiforgeClassify
+import LexiforgeBuild
+import LexiforgeEvaluation
+import LexiforgeReader
+import LexiforgeStoreWriter
+import LexiforgeTestSupport
+import Testing
+
+@Suite("Text classifiers and language identification")
+struct ClassifyTests {
+    /// The four-document example of Manning, Raghavan & Schütze, "Introduction to Information
+    /// Retrieval", §13.2 (multinomial naive Bayes, add-one smoothing), worked by hand:
+    /// V = {chinese, beijing, shanghai, macao, tokyo, japan} (6 words). Class c has 8 tokens,
+    /// 5 of them "chinese"; class j has 3 tokens, 1 "chinese", 1 "tokyo", 1 "japan".
+    /// P(chinese|c) = (5+1)/(8+6) = 3/7; P(tokyo|c) = P(japan|c) = 1/14;
+    /// P(chinese|j) = P(tokyo|j) = P(japan|j) = (1+1)/(3+6) = 2/9; P(c) = 3/4, P(j) = 1/4.
+    /// Test text "Chinese Chinese Chinese Tokyo Japan": P(c|d) ∝ 3/4 · (3/7)³ · (1/14)² ≈ 3.012e-4,
+    /// P(j|d) ∝ 1/4 · (2/9)³ · (2/9)² ≈ 1.355e-4, so P(c|d) = 0.68975 and P(j|d) = 0.31025.
+    static let fourDocuments = [
+        LabeledDocument(text: "Chinese Beijing Chinese", label: "c", source: "d1"),
+        LabeledDocument(text: "Chinese Chinese Shanghai", label: "c", source: "d2"),
+        LabeledDocument(text: "Chinese Macao", label: "c", source: "d3"),
+        LabeledDocument(text: "Tokyo Japan Chinese", label: "j", source: "d4"),
+    ]
+
+    static var naiveBayesCounts: ClassifierOptions {
+        var options = ClassifierOptions()
+        options.algorithm = .nb
+        options.maxOrder = 1
+        options.binary = false
+        options.alpha = 1
+        options.keepMinDocuments = 1
+        return options
+    }
+
+    static func fourDocumentModel() -> TextClassifierModel {
+        let corpus = FeaturizedCorpus(fourDocuments, maxOrder: 1, lowercase: true)
+        return ClassifierTrainer.model(corpus, options: naiveBayesCounts, calibration: nil)
+    }
+
+    @Test("naive Bayes on the four-document corpus: the probabilities worked out by hand")
+    func naiveBayesByHand() throws {
+        let model = Self.fourDocumentModel()
+        #expect(model.labels == ["c", "j"])
+        #expect(model.features == ["beijing", "chinese", "japan", "macao", "shanghai", "tokyo"])
+        let chinese = model.features.firstIndex(of: "chinese")!
+        #expect(abs(model.weights[chinese * 2] - log(3.0 / 7)) < 1e-12)
+        #expect(abs(model.weights[chinese * 2 + 1] - log(2.0 / 9)) < 1e-12)
+        #expect(abs(model.bias[0] - log(0.75)) < 1e-12)
+        let p = TextClassifier(model: model).probabilities(for: "Chinese Chinese Chinese Tokyo Japan")
+        let c = 0.75 * pow(3.0 / 7, 3) * pow(1.0 / 14, 2), j = 0.25 * pow(2.0 / 9, 5)
+        #expect(p[0].label == "c")
+        #expect(abs(p[0].probability - c / (c + j)) < 1e-9)
+        #expect(abs(p[0].probability - 0.68975) < 1e-4)
+        #expect(abs(p[1].probability - 0.31025) < 1e-4)
+    }
+
+    @Test("classifier store round trip: same labels, features, weights (to the stored unit) and probabilities")
+    func classifierRoundTrip() throws {
+        let folder = try TemporaryFolder()
+        let model = Self.fourDocumentModel()
+        let path = folder.file("nb.sqlite")
+        try StoreWriter.write(classifier: model, meta: ["classifier": model.metaJSON()], to: AtomicStoreFile.prepare(path: path))
+        let read = try TrainedStore(path: path).textClassifierModel()
+        #expect(read.labels == model.labels && read.features == model.features && read.labelDocuments == [3, 1])
+        #expect(zip(read.weights, model.weights).allSatisfy { abs($0 - $1) <= 0.5 / StoreSchema.classifierWeightScale })
+        let p = try TextClassifier(store: TrainedStore(path: path)).probabilities(for: "Chinese Chinese Chinese Tokyo Japan")
+        #expect(abs(p[0].probability - 0.68975) < 1e-3)
+    }
+
+    @Test("feature hashes are the same from tokens and from stored feature text")
+    func featureHashes() {
+        let hashes = ClassifierFeatures.tokenHashes(of: "Not GOOD, Café!", lowercase: true).hashes
+        let tokens = ClassifierFeatures.tokens(of: "Not GOOD, Café!", lowercase: true).tokens
+        #expect(tokens == ["not", "good", ",", "café", "!"])
+        #expect(hashes == tokens.map { ClassifierFeatures.hash(token: $0) })
+        #expect(ClassifierFeatures.hash(ngram: hashes[0..<2]) == ClassifierFeatures.hash(ofFeatureText: "not good"))
+    }
+
+    @Test("training on the review fixture is deterministic: byte-identical stores", arguments: ["nb", "logistic", "nbsvm"])
+    func deterministic(algorithm: String) throws {
+        let folder = try TemporaryFolder()
+        var paths: [String] = []
+        for name in ["a.sqlite", "b.sqlite"] {
+            var config = ClassifyTrainConfig(sources: [Paths.fixture("classify/reviews")], output: folder.file(name))
+            config.options.algorithm = ClassifierAlgorithm(rawValue: algorithm)!
+            config.folds = 3
+            _ = try ClassifyTrain.run(config, progress: StageProgress(quiet: true))
+            paths.append(config.output)
+        }
+        let a = try Data(contentsOf: URL(fileURLWithPath: paths[0])), b = try Data(contentsOf: URL(fileURLWithPath: paths[1]))
+        #expect(a == b)
+        let classifier = try TextClassifier(store: TrainedStore(path: paths[0]))
+        #expect(classifier.predictedLabel(for: "a wonderful , great film") == "pos")
+        #expect(classifier.predictedLabel(for: "a boring , bad film") == "neg")
+        let p = classifier.probabilities(for: "a boring , bad film")
+        #expect(abs(p.reduce(0) { $0 + $1.probability } - 1) < 1e-9)
+    }
+
+    @Test("JSON Lines and CSV sources read the same documents as labeled folders would")
+    func jsonlAndCSV() throws {
+        let folder = try TemporaryFolder()
+        try "{\"text\": \"good film\", \"label\": \"pos\"}\n{\"text\": \"bad film\", \"label\": \"neg\"}\n".write(toFile: folder.file("a.jsonl"), atomically: true, encoding: .utf8)
+        try "label,text\npos,\"good, \"\"fine\"\" film\"\nneg,\"bad\nfilm\"\n".write(toFile: folder.file("a.csv"), atomically: true, encoding: .utf8)
+        let jsonl = try ClassifyData.read([folder.file("a.jsonl")], strict: true).documents
+        #expect(jsonl.map(\.label) == ["pos", "neg"] && jsonl[0].text == "good film")
+        let csv = try ClassifyData.read([folder.file("a.csv")], strict: true).documents
+        #expect(csv.map(\.text) == ["good, \"fine\" film", "bad\nfilm"] && csv.map(\.label) == ["pos", "neg"])
+    }
+
+    struct BadSource: Sendable, CustomTestStringConvertible {
+        var id: String
+        var files: [String: [UInt8]]
+        var strict: Bool
+        var message: String
+        var testDescription: String { id }
+    }
+
+    @Test("bad classifier input: one clear message, nothing written", arguments: [
+        BadSource(id: "empty-folder", files: [:], strict: false, message: "no label folders inside"),
+        BadSource(id: "empty-label", files: ["pos/a.txt": Array("good".utf8), "neg/.keep": []], strict: false, message: "holds no readable text files"),
+        BadSource(id: "one-label", files: ["pos/a.txt": Array("good".utf8), "pos/b.txt": Array("fine".utf8)], strict: false, message: "only one label (pos)"),
+        BadSource(id: "latin1-strict", files: ["pos/a.txt": Array("good".utf8), "neg/b.txt": [0x62, 0xE9, 0x61], "neg/c.txt": Array("bad".utf8)],
+                  strict: true, message: "neg/b.txt: invalid UTF-8 at byte offset 1"),
+        BadSource(id: "bad-jsonl", files: ["x.jsonl": Array("{\"text\": \"a\", \"label\": \"b\"}\n{\"text\": 3}\n".utf8)], strict: false, message: "x.jsonl:2: not a JSON object"),
+    ])
+    func badInput(_ bad: BadSource) throws {
+        let folder = try TemporaryFolder()
+        let root = folder.file("data")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        for (name, bytes) in bad.files {
+            let path = root + "/" + name
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        }
+        let source = bad.files.keys.first { $0.hasSuffix(".jsonl") }.map { root + "/" + $0 } ?? root
+        var config = ClassifyTrainConfig(sources: [source], output: folder.file("out.sqlite"))
+        config.strict = bad.strict
+        config.folds = 2
+        let error = #expect(throws: PipelineError.self) { try ClassifyTrain.run(config, progress: StageProgress(quiet: true)) }
+        #expect(error?.description.contains(bad.message) == true, "\(error?.description ?? "")")
+        #expect(!FileManager.default.fileExists(atPath: config.output))
+    }
+
+    @Test("a non-UTF-8 file is named and skipped without --strict")
+    func skippedFile() throws {
+        let folder = try TemporaryFolder()
+        for (name, bytes) in ["pos/a.txt": Array("good".utf8), "pos/b.txt": Array("fine".utf8), "neg/c.txt": [0x62, 0xE9, 0x61] as [UInt8],
+                              "neg/d.txt": Array("bad".utf8), "neg/e.txt": Array("awful".utf8)] {
+            let path = folder.file("data/" + name)
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        }
+        let data = try ClassifyData.read([folder.file("data")], strict: false)
+        #expect(data.documents.count == 4)
+        #expect(data.warnings.count == 1 && data.warnings[0].contains("neg/c.txt: invalid UTF-8 at byte offset 1; skipped"))
+    }
+
+    // MARK: - Language identification
+
+    static func tinyLanguageModel() throws -> LanguageIDModel {
+        let samples = try LangidData.read(Paths.fixture("classify/langid-tiny.tsv")).samples
+        var options = LanguageIDOptions()
+        options.bucketBits = 12
+        options.epochs = 20
+        return LanguageIDTrainer.train(samples, options: options)
+    }
+
+    @Test("language-ID store round trip: the reader gets the quantized model back, and the same answers")
+    func langidRoundTrip() throws {
+        let folder = try TemporaryFolder()
+        let model = try Self.tinyLanguageModel()
+        let path = folder.file("langid.sqlite")
+        try StoreWriter.write(languageID: model, meta: ["langid": "{\"max_order\":5,\"bucket_bits\":12,\"words\":true,\"algorithm\":\"logistic\"}"],
+                              to: AtomicStoreFile.prepare(path: path))
+        let read = try TrainedStore(path: path).languageIDModel()
+        #expect(read == model.quantized())
+        var recognizer = try LanguageRecognizer(store: TrainedStore(path: path))
+        #expect(recognizer.languages == ["en", "fr"])
+        #expect(recognizer.dominantLanguage(for: "the cat is on the mat") == "en")
+        #expect(recognizer.dominantLanguage(for: "le chat est sur le tapis") == "fr")
+        #expect(recognizer.dominantLanguage(for: "  12 !") == "en" || recognizer.dominantLanguage(for: "  12 !") == "fr")
+        #expect(recognizer.dominantLanguage(for: " ?! ") == nil)
+        let h = recognizer.hypotheses(for: "le chat", maximum: 5)
+        #expect(h.count == 2 && h[0].language == "fr" && abs(h[0].probability + h[1].probability - 1) < 1e-9)
+        try recognizer.setLanguageConstraints(["en"])
+        #expect(recognizer.dominantLanguage(for: "le chat est sur le tapis") == "en")
+        #expect(recognizer.hypotheses(for: "le chat", maximum: 5).map(\.language) == ["en"])
+        try recognizer.setLanguageConstraints([])
+        try recognizer.setLanguageHints(["en": 0.999999])
+        let hinted = recognizer.hypotheses(for: "le", maximum: 2)
+        let plain = try LanguageRecognizer(store: TrainedStore(path: path)).hypotheses(for: "le", maximum: 2)
+        #expect(hinted.first { $0.language == "en" }!.probability > plain.first { $0.language == "en" }!.probability)
+    }
+
+    @Test("language ID: an unknown language code in constraints or hints is an error naming the known ones")
+    func unknownLanguage() throws {
+        var recognizer = LanguageRecognizer(model: try Self.tinyLanguageModel())
+        let error = #expect(throws: ClassifyStoreError.self) { try recognizer.setLanguageConstraints(["en", "xx"]) }
+        #expect(error?.description == "language \"xx\" is not one the identifier knows; use one of en fr")
+        #expect(throws: ClassifyStoreError.self) { try recognizer.setLanguageHints(["de": 0.5]) }
+        #expect(throws: LanguageHintError.self) { try recognizer.setLanguageHints(["en": 1.5]) }
+    }
+
+    @Test("language-ID training is deterministic")
+    func langidDeterministic() throws {
+        #expect(try Self.tinyLanguageModel() == Self.tinyLanguageModel())
+    }
+
+    @Test("a TSV line without a tab is reported as file:line, every one, and no store is written")
+    func badTSV() throws {
+        let folder = try TemporaryFolder()
+        let config = LangidTrainConfig(inputs: [Paths.fixture("classify/langid-bad.tsv")], output: folder.file("x.sqlite"))
+        let error = #expect(throws: PipelineError.self) { try LangidTrain.run(config, progress: StageProgress(quiet: true)) }
+        let path = Paths.fixture("classify/langid-bad.tsv")
+        #expect(error?.problems == ["\(path):2: no tab; each line is LANG<TAB>sentence", "\(path):5: no tab; each line is LANG<TAB>sentence"])
+        #expect(try folder.contents().isEmpty)
+    }
+
+    @Test("character n-gram buckets: case folded, whitespace runs as one space, every order")
+    func buckets() {
+        let features = LanguageIDFeatures(maxOrder: 3, bucketBits: 16, words: false)
+        var a: [Int] = [], b: [Int] = []
+        features.forEachBucket(of: "Ab  ÇД") { a.append($0) }
+        features.forEachBucket(of: "ab çд") { b.append($0) }
+        #expect(a == b)
+        // " ab çд " is 7 scalars: 1 + 2 + 3·5 n-grams of orders 1-3.
+        #expect(a.count == 1 + 2 + 3 * 5)
+        var withWords: [Int] = []
+        LanguageIDFeatures(maxOrder: 3, bucketBits: 16, words: true).forEachBucket(of: "ab çд") { withWords.append($0) }
+        #expect(withWords.count == a.count + 2)
+        #expect(a.allSatisfy { (0..<(1 << 16)).contains($0) })
+    }
+}
+
+@Suite("Classifiers on ../shared/data", .enabled(if: Paths.sharedDataAvailable, "../shared/data absent"))
+struct ClassifySharedDataTests {
+    @Test("langid dev: 4,800 sentences of 16 languages read without a problem")
+    func langidDev() throws {
+        let samples = try LangidData.read(Paths.sharedData.appendingPathComponent("langid/langid-dev.tsv.gz").path).samples
+        #expect(samples.count == 4800)
+        #expect(Set(samples.map(\.language)).count == 16)
+    }
+}
