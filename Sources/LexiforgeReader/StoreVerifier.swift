@@ -92,6 +92,14 @@ public enum StoreVerifier {
         } else {
             problem("no meta table")
         }
+        if tables.contains("vocab_entry") && !tables.contains("word_block") {
+            try checkVocabulary(db, tables: tables, problem: problem)
+            if report.problems.isEmpty {
+                let entries = try count(db, "SELECT count(*) FROM vocab_entry")
+                report.summary = "\(path): ok: a vocabulary store, schema version \(version), \(entries) entries, \(tables.count) tables, integrity check ok"
+            }
+            return
+        }
         var order: Int?
         if let value = meta[StoreSchema.MetaKey.order] {
             order = TrainedStore.metaOrder(value)
@@ -196,5 +204,40 @@ public enum StoreVerifier {
         let words = vocabularySize.map { "\($0) words" } ?? "no readable vocabulary"
         let ngrams = ngramRows.isEmpty ? "" : ", n-grams " + ngramRows.map(String.init).joined(separator: "/")
         report.summary = "\(path): ok: schema version \(version), order \(order.map(String.init) ?? "?"), \(words)\(ngrams), \(tables.count) tables, integrity check ok"
+    }
+
+    /// A vocabulary store's invariants: its tables, entries in buckets whose id ranges are
+    /// contiguous, start at 1 and cover every entry exactly once, levels and categories known.
+    private static func checkVocabulary(_ db: Database, tables: Set<String>, problem: (String) -> Void) throws {
+        let required = ["vocab_level", "vocab_category", "vocab_bucket", "vocab_entry"]
+        let missing = required.filter { !tables.contains($0) }
+        if !missing.isEmpty {
+            problem("a vocabulary store without its \(missing.joined(separator: ", ")) table(s)")
+            return
+        }
+        let checks: [(String, String)] = [
+            ("SELECT count(*) FROM vocab_bucket WHERE typeof(first_entry) != 'integer' OR typeof(entries) != 'integer' OR entries < 1 OR first_entry < 1",
+             "vocab_bucket row(s) without a valid entry range"),
+            ("SELECT count(*) FROM vocab_bucket b WHERE NOT EXISTS (SELECT 1 FROM vocab_category c WHERE c.id = b.category)",
+             "vocab_bucket row(s) naming an unknown category"),
+            ("SELECT count(*) FROM vocab_bucket WHERE levels >> (SELECT coalesce(max(id), -1) + 1 FROM vocab_level) != 0",
+             "vocab_bucket row(s) with a level bit no vocab_level row names"),
+            ("SELECT count(*) FROM vocab_entry e JOIN vocab_bucket b ON b.id = e.bucket WHERE e.id NOT BETWEEN b.first_entry AND b.first_entry + b.entries - 1",
+             "vocab_entry row(s) outside their bucket's id range"),
+            ("SELECT count(*) FROM vocab_entry e WHERE NOT EXISTS (SELECT 1 FROM vocab_bucket b WHERE b.id = e.bucket)",
+             "vocab_entry row(s) in no bucket"),
+            ("SELECT count(*) FROM vocab_entry WHERE typeof(expression) != 'text' OR expression = ''",
+             "vocab_entry row(s) without an expression"),
+        ]
+        for (sql, what) in checks {
+            let bad = try count(db, sql)
+            if bad > 0 { problem("\(bad) \(what)") }
+        }
+        let entries = try count(db, "SELECT count(*) FROM vocab_entry")
+        let covered = try count(db, "SELECT coalesce(sum(entries), 0) FROM vocab_bucket")
+        let last = try count(db, "SELECT coalesce(max(first_entry + entries - 1), 0) FROM vocab_bucket")
+        if covered != entries || last != entries {
+            problem("the buckets cover \(covered) entries up to id \(last), but there are \(entries) entries: the ranges must tile 1...\(entries)")
+        }
     }
 }

@@ -68,4 +68,21 @@ struct VerifyTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(StoreSchema.quoted(#"a"b"#) == #""a""b""#)
     }
+
+    @Test("verify checks a vocabulary store's own invariants, not n-gram tables it never has")
+    func vocabularyStore() throws {
+        let dir = try TemporaryFolder()
+        let store = dir.file("v.sqlite")
+        let built = try CLI.run(["vocab", "import", Paths.fixture("vocab/tiny.csv"), "-o", store, "--quiet"])
+        try #require(built.status == 0, "\(built.stderr)")
+        let good = try CLI.run(["verify", store])
+        #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
+        #expect(good.stdout.contains("ok: a vocabulary store"), "\(good.stdout)")
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in try db.execute(sql: "DELETE FROM vocab_entry WHERE id = (SELECT max(id) FROM vocab_entry)") }
+        try queue.close()
+        let damaged = try CLI.run(["verify", store])
+        #expect(damaged.status == 1)
+        #expect(damaged.stdout.contains("the ranges must tile") || damaged.stderr.contains("the ranges must tile"), "\(damaged.stdout)\(damaged.stderr)")
+    }
 }
