@@ -11,11 +11,11 @@ struct Index: ParsableCommand {
         discussion: """
             Documents: every file under a folder (its path below the folder names it), each line \
             of a .jsonl file ({"id": ..., "text": ...}), or a single text file. Each word is \
-            lemmatized (the lemmatizer learned from --lemma-train and WordNet; with --tagger-train \
+            lemmatized (the lemmatizer learned from --lemma-training and WordNet; with --tagger-train \
             under a perceptron UPOS tagger's tags, recommended) and indexed with the original text for \
             snippets. Empty documents are skipped with a warning (an error with --strict).
             Example:
-              lexiforge index ../shared/data/sentiment/polarity-train --lemma-train en_ewt-ud-train.conllu.gz -o Artifacts/reviews.sqlite
+              lexiforge index ../shared/data/sentiment/polarity-train --lemma-training en_ewt-ud-train.conllu.gz -o Artifacts/reviews.sqlite
             """)
 
     @Argument(help: "Folders, .jsonl files or text files.")
@@ -24,8 +24,7 @@ struct Index: ParsableCommand {
     @Option(name: .shortAndLong, help: "The store to write.")
     var output: String
 
-    @Option(help: "CoNLL-U file the lemmatizer learns from (repeat for several); none: WordNet alone.")
-    var lemmaTrain: [String] = []
+    @OptionGroup var lemmaTraining: LemmaTrainingFlags
 
     @Option(help: "Train a perceptron UPOS tagger on this CoNLL-U file (repeatable) and lemmatize under its tags.")
     var taggerTrain: [String] = []
@@ -39,7 +38,7 @@ struct Index: ParsableCommand {
         try runReportingErrors {
             let progress = StageProgress(quiet: build.quiet)
             let config = SearchIndexConfig(inputs: documents, output: output,
-                                           lemmatizer: LemmatizerSource(training: lemmaTrain, wordNet: wordnet),
+                                           lemmatizer: LemmatizerSource(training: lemmaTraining.files, wordNet: wordnet),
                                            tagger: taggerTrain.isEmpty ? nil : .perceptron(training: taggerTrain),
                                            strict: build.strict)
             let report = try SearchBuild.index(config, progress: progress)

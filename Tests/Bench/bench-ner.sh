@@ -47,7 +47,7 @@ else
   # Lemmas voted over the perceptron UPOS tagger's posteriors (the default of the docs), then tag-free for comparison.
   for mode in tagged tag-free; do
     extra=(); [ "$mode" = tagged ] && extra=(--tagger-train "$LEMMA")
-    /usr/bin/time -f "%e %M" -o "$WORK/time" nice -n 5 "$BIN" index "$REVIEWS" --lemma-train "$LEMMA" "${extra[@]}" -o "$WORK/reviews-$mode.sqlite" 2>"$WORK/index.err" \
+    /usr/bin/time -f "%e %M" -o "$WORK/time" nice -n 5 "$BIN" index "$REVIEWS" --lemma-training "$LEMMA" "${extra[@]}" -o "$WORK/reviews-$mode.sqlite" 2>"$WORK/index.err" \
       || { cat "$WORK/index.err" >&2; exit 1; }
     read -r wall rss <"$WORK/time"
     line=$(tail -1 "$WORK/index.err")
@@ -65,7 +65,7 @@ else
   cpu99=$(grep '^query CPU' "$WORK/latency" | sed -nE 's/.*p99 ([0-9.]+) ms.*/\1/p')
   say "$(grep '^query latency' "$WORK/latency") (target p99 < 5 ms): $(verdict "$p99 < 5")"
   say "$(grep '^query CPU' "$WORK/latency") (target p99 < 5 ms): $(verdict "$cpu99 < 5")"
-  "$BIN" index Tests/LexiforgeTests/Fixtures/search/docs --lemma-train "$LEMMA" --tagger-train "$LEMMA" -o "$WORK/fixture.sqlite" --quiet
+  "$BIN" index Tests/LexiforgeTests/Fixtures/search/docs --lemma-training "$LEMMA" --tagger-train "$LEMMA" -o "$WORK/fixture.sqlite" --quiet
   "$BIN" eval search "$WORK/fixture.sqlite" Tests/LexiforgeTests/Fixtures/search/queries.tsv >"$WORK/recall" || true
   say "hand-made query set: $(grep '^recall' "$WORK/recall") (target 100%)"
   "$BIN" search "$WORK/reviews.sqlite" "sing" --limit 3 2>/dev/null | while IFS= read -r hit; do say "  sing: $hit"; done
