@@ -67,10 +67,8 @@ public enum Train {
         case .ngrams:
             return .ngrams(try ModelBuild.run(spec, inputs: inputs, output: output, strict: strict, progress: progress, source: .modelFile(modelPath)))
         case .vocabulary:
-            try spec.check(.modelFile(modelPath))
             return .vocabulary(try VocabTrain.run(spec, inputs: inputs, output: output, strict: strict, progress: progress))
         case .languageID:
-            try spec.check(.modelFile(modelPath))
             return .languageID(try LangidModelTrain.run(spec, inputs: inputs, output: output, progress: progress))
         }
     }

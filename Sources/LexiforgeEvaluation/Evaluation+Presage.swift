@@ -92,7 +92,7 @@ extension Evaluation {
 
     static func presageKSR(keyboard: SimulatedKeyboard, files: [String], caseInsensitive: Bool, maxCharacters: Int?,
                            trace: ((String, Int) -> Void)?) throws -> KeystrokeReport {
-        let (options, _, _) = LanguageModelStage.textOptions(from: keyboard.predictor.store.meta)
+        let options = keyboard.predictor.store.textOptions
         var style = SuggestionStyle(lowercasedStore: options.lowercase)
         func spelled(_ token: String) -> String {
             var word = options.lowercase ? token.lowercased() : token

@@ -15,8 +15,7 @@ public enum PredictQuery {
 
     public static func probability(storePath: String, text: String, word: String) throws -> Double {
         let predictor = try NgramPredictor(store: TrainedStore(path: storePath))
-        let (options, _, _) = LanguageModelStage.textOptions(from: predictor.store.meta)
-        let context = SentenceSplitter.sentences(in: text, options: options).last ?? []
+        let context = SentenceSplitter.sentences(in: text, options: predictor.store.textOptions).last ?? []
         return try predictor.probability(of: word, after: context, sentenceStart: true)
     }
 }

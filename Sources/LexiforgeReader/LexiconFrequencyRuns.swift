@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 
-
 /// `lexicon_frequency` read whole: word `id` has the frequency of the run with the greatest
 /// `first_id <= id`; nil where that run's frequency is NULL (no lexicon entry) or no run starts.
 public struct LexiconFrequencyRuns: Sendable {

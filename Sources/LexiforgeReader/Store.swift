@@ -142,14 +142,10 @@ public final class TrainedStore: Sendable {
     public var hasLanguageModel: Bool { meta[StoreSchema.MetaKey.languageModel] != nil }
 
     /// Whether the store's tokens were lowercased at build time (so queries should be too).
-    public var isLowercased: Bool {
-        TextOptionsRecord.read(meta)?.lowercase ?? false
-    }
+    public var isLowercased: Bool { textOptions.lowercase }
 
     /// Whether punctuation tokens were counted at build time (so query contexts should keep them).
-    public var keepsPunctuation: Bool {
-        TextOptionsRecord.read(meta)?.keepPunctuation ?? false
-    }
+    public var keepsPunctuation: Bool { textOptions.keepPunctuation }
 
     /// The id of `word`, or nil when the store never saw it.
     public func id(of word: String) throws -> Int64? {

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 
-
 /// The vocabulary of a store read whole: spelling and count per id, and the ids in byte order of
 /// their spellings (from `word_order`), so prefix and text lookups are binary searches.
 public struct StoreVocabulary: Sendable {
