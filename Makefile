@@ -3,6 +3,7 @@
 # Targets:
 #   make train    release build, provision corpora, build every shipped model (Corpora/*.model.json)
 #                 into Artifacts/NAME.sqlite
+#   make train-spark  one model (MODEL=Corpora/NAME.model.json) counted on Apache Spark (MASTER, default local[2])
 #   make test     the whole test suite (unit, end-to-end CLI, integration on ../shared/data when present)
 #   make test-quick  the edit loop: every test but those tagged slow (reported as skipped)
 #   make bench    speed, memory and size against the anchors (Presage's text2ngram and presage_simulator,
@@ -25,8 +26,9 @@ MODELS       := $(wildcard Corpora/*.model.json)
 STORES       := $(patsubst Corpora/%.model.json,Artifacts/%.sqlite,$(MODELS))
 
 # Build: zlib, libcrypto (SHA-256 of inputs) and SQLite headers. Tests and benchmarks: sqlite3 CLI, presage (text2ngram,
-# presage_simulator), wordnet-base, curl for provisioning without ../shared, time for peak RSS.
-DEB_PACKAGES := zlib1g-dev libssl-dev libsqlite3-dev sqlite3 presage wordnet-base curl ca-certificates time
+# presage_simulator), wordnet-base, curl for provisioning without ../shared, time for peak RSS, Java 17 for Spark
+# (with pyspark from PyPI, pinned in Sources/spark/requirements.txt).
+DEB_PACKAGES := zlib1g-dev libssl-dev libsqlite3-dev sqlite3 presage wordnet-base curl ca-certificates time openjdk-17-jre-headless
 # Bench only: KenLM's lmplz and build_binary, built from PyPI's kenlm source (Tests/Bench/bench-kenlm.sh).
 BENCH_PACKAGES := cmake g++ libboost-program-options-dev libboost-system-dev libboost-thread-dev libboost-test-dev
 
@@ -41,7 +43,7 @@ FUZZ_HARNESSES ?= corpus wordlist conllu swipe model store
 
 export SHARED_DATA
 
-.PHONY: all train test test-quick fuzz bench corpora deps bench-deps install-packages build clean
+.PHONY: all train train-spark test test-quick fuzz bench corpora deps bench-deps python-deps install-packages build clean
 
 all: train
 
@@ -63,6 +65,11 @@ install-packages:
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
+# PyPI packages the tests use: kenlm (ARPA agreement) and pyspark (the Spark job's test).
+python-deps:
+	@python3 -c 'import kenlm' 2>/dev/null || python3 -m pip install --quiet kenlm
+	@python3 -c 'import pyspark' 2>/dev/null || python3 -m pip install --quiet -r Sources/spark/requirements.txt
+
 build: deps
 	$(SWIFT) build -c release --product lexiforge
 
@@ -76,11 +83,10 @@ train: build corpora
 	  $(BIN) train $$model -o Artifacts/$$name.sqlite || exit 1; \
 	done
 
-test: deps
-	@python3 -c 'import kenlm' 2>/dev/null || python3 -m pip install --quiet kenlm
+test: deps python-deps
 	$(SWIFT) test
 
-test-quick: deps
+test-quick: deps python-deps
 	LEXIFORGE_QUICK=1 $(SWIFT) test
 
 fuzz: deps
@@ -89,6 +95,15 @@ fuzz: deps
 	$(SWIFT) build -c debug --product lexiforge --scratch-path $(CLI_SCRATCH)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) Tests/Fuzz/fuzz.sh $(FUZZ_SCRATCH)/debug/LexiforgeFuzz \
 	  $(CLI_SCRATCH)/debug/lexiforge $(FUZZ_HARNESSES)
+
+# The same store as `make train` builds from MODEL, counted on Apache Spark (docs/scale.md):
+#   make train-spark MODEL=Corpora/dorian-gray.model.json MASTER='local[2]'
+MODEL  ?= Corpora/dorian-gray.model.json
+MASTER ?= local[2]
+train-spark: build corpora python-deps
+	@mkdir -p Artifacts
+	python3 Sources/spark/lexiforge_spark.py --model $(MODEL) --master '$(MASTER)' \
+	  -o Artifacts/$(basename $(basename $(notdir $(MODEL)))).sqlite
 
 bench: bench-deps build corpora
 	@Tests/Bench/bench.sh

@@ -109,15 +109,14 @@ public enum Learn {
         config.text = text
         config.corpus.stripGutenberg = strip
         config.corpus.replaceInvalidUTF8 = replace
-        let counter = NgramCounter(order: contents.counts.order)
-        let (summaries, _) = try NgramBuild.countCorpora(config, into: counter, progress: progress)
+        let (counter, summaries, _) = try NgramBuild.countCorpora(config, progress: progress)
         for sentence in sentences {
             for tokens in SentenceSplitter.sentences(in: sentence, options: text) { counter.add(sentence: tokens) }
         }
         let learned = counter.finish()
         progress.say("  learned \(learned.tokens) tokens in \(learned.sentences) sentences")
         var meta = contents.meta
-        let added = NgramBuild.provenance(config: config, summaries: summaries, counts: learned)
+        let added = NgramBuild.provenance(config: config, inputs: summaries.map(\.record), counts: learned)
         meta[StoreSchema.MetaKey.inputs] = Merge.concatenatedInputs(contents.meta, added)
         return try Merge.write(contents.counts.merged(with: learned), meta: meta, warnIfPruned: [],
                                to: file, progress: progress)

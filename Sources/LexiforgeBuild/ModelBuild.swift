@@ -57,7 +57,8 @@ public enum TrainReport: Sendable {
 /// `lexiforge train MODEL -o STORE`: a model file resolved against its manifest, then the build of
 /// its kind: ``ModelBuild`` for n-grams, ``VocabTrain`` for a vocabulary.
 public enum Train {
-    public static func run(modelPath: String, output: String, strict: Bool, progress: StageProgress) throws -> TrainReport {
+    public static func run(modelPath: String, output: String, strict: Bool, progress: StageProgress,
+                           threads: Int = 1) throws -> TrainReport {
         let (spec, warnings) = try ModelSpec.load(path: modelPath)
         if strict && !warnings.isEmpty { throw PipelineError(warnings.map { $0 + " (an error under --strict)" }) }
         for warning in warnings { progress.warn(warning) }
@@ -65,7 +66,8 @@ public enum Train {
         progress.say("model \(spec.name): \(spec.description)")
         switch spec.kind {
         case .ngrams:
-            return .ngrams(try ModelBuild.run(spec, inputs: inputs, output: output, strict: strict, progress: progress, source: .modelFile(modelPath)))
+            return .ngrams(try ModelBuild.run(spec, inputs: inputs, output: output, strict: strict, progress: progress,
+                                              source: .modelFile(modelPath), threads: threads))
         case .vocabulary:
             return .vocabulary(try VocabTrain.run(spec, inputs: inputs, output: output, strict: strict, progress: progress))
         case .languageID:
@@ -82,8 +84,11 @@ public enum ModelBuild {
     nonisolated(unsafe) public static var stageBoundaryHook: ((String) -> Void)?
 
     /// `source` says how problems with the spec are named: the model file's keys or the flags.
+    /// `threads` read and count the corpora (the store does not depend on it); `precounted`, the
+    /// merged counts of count shards (``CountShard``), replaces reading them.
     public static func run(_ spec: ModelSpec, inputs: ModelInputs, output: String, strict: Bool,
-                           progress: StageProgress, source: SpecDiagnostic.Style = .commandLine) throws -> NgramBuildReport {
+                           progress: StageProgress, source: SpecDiagnostic.Style = .commandLine,
+                           threads: Int = 1, precounted: NgramBuildConfig.Precounted? = nil) throws -> NgramBuildReport {
         try spec.check(source)
         let layouts: [SwipeLayout]
         do { layouts = try spec.swipeLayouts.map { try SwipeLayout.named($0) } } catch {
@@ -93,6 +98,8 @@ public enum ModelBuild {
         do { staged = try AtomicOutput.prepare(path: output, kind: "store") } catch { throw PipelineError(error.description) }
         var config = NgramBuildConfig(spec: spec, inputs: inputs, output: staged.temporaryPath, strict: strict)
         config.destination = output
+        config.threads = threads
+        config.precounted = precounted
         config.lexiconMerge = try readWordlists(spec, inputs: inputs, strict: strict, progress: progress)
         stageBoundaryHook?("wordlists")
         config.hmm = try trainHMM(spec, inputs: inputs, corpora: config, progress: progress)

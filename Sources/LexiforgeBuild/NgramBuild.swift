@@ -49,6 +49,25 @@ public struct NgramBuildConfig: Sendable {
     /// `hmm_states`): their words join the vocabulary (count 0 when the corpora never saw them),
     /// so the store keeps one id per word.
     public var hmm: HMMTraining?
+    /// Threads that read, tokenize and count (``ParallelCount``); the store does not depend on it.
+    public var threads = 1
+    /// Count only part `index` of `of` of the corpora (a count shard: ``CountShard``): every file
+    /// is read, and of its paragraph-aligned batches those numbered `index` modulo `of` are counted.
+    public var part: (index: Int, of: Int)?
+    /// More `meta` rows (a count shard's part).
+    public var extraMeta: [String: String] = [:]
+    /// Counts made elsewhere (merged count shards) instead of reading `inputs`.
+    public var precounted: Precounted?
+
+    /// Counts made elsewhere and the input records of what they counted.
+    public final class Precounted: @unchecked Sendable {
+        public let counter: NgramCounter
+        public let inputs: [InputRecord]
+        public init(counter: NgramCounter, inputs: [InputRecord]) {
+            self.counter = counter
+            self.inputs = inputs
+        }
+    }
 
     public init(inputs: [String], output: String) {
         self.inputs = inputs
@@ -88,16 +107,27 @@ public enum NgramBuild {
         guard (1...StoreSchema.maxOrder).contains(config.order) else {
             throw PipelineError("--order \(config.order) is out of range; use 1 to \(StoreSchema.maxOrder)")
         }
-        guard !config.inputs.isEmpty else { throw PipelineError("no corpus given; name at least one text file") }
-        let problems = config.inputs.compactMap(checkInput)
-        if !problems.isEmpty { throw PipelineError(problems) }
+        if config.precounted == nil {
+            guard !config.inputs.isEmpty else { throw PipelineError("no corpus given; name at least one text file") }
+            let problems = config.inputs.compactMap(checkInput)
+            if !problems.isEmpty { throw PipelineError(problems) }
+        }
         let file = try AtomicStoreFile.prepare(path: config.output)
         let lemmatizer = config.wordClasses ? try config.lemmatizer.map(LemmatizerBuild.make) : nil
 
         let stages = config.languageModel ? 4 : 3
         progress.stage(1, of: stages, "Reading and counting \(config.inputs.count) file(s), orders 1-\(config.order)")
-        let counter = NgramCounter(order: config.order)
-        let (summaries, warnings) = try countCorpora(config, into: counter, progress: progress)
+        let counter: NgramCounter
+        var summaries: [CorpusFileSummary] = []
+        let records: [InputRecord]
+        var warnings: [String] = []
+        if let precounted = config.precounted {
+            counter = precounted.counter
+            records = precounted.inputs
+        } else {
+            (counter, summaries, warnings) = try countCorpora(config, progress: progress)
+            records = summaries.map(\.record)
+        }
 
         progress.stage(2, of: stages, "Sorting \(counter.vocabularySize) words and their n-grams")
         var counts = counter.finish()
@@ -117,8 +147,9 @@ public enum NgramBuild {
             progress.say("  hidden Markov tables: \(training.tables.stateCount - 1) states; \(attached.added) of their \(training.tables.words.count - Int(StoreSchema.ReservedID.firstWord)) words were not in the corpora and join the vocabulary with count 0")
         }
 
-        var meta = provenance(config: config, summaries: summaries, counts: counts)
+        var meta = provenance(config: config, inputs: records, counts: counts)
         if let training = config.hmm { meta[StoreSchema.MetaKey.hmm] = training.description }
+        meta.merge(config.extraMeta) { _, extra in extra }
         if let lexicon, let mergeSummary {
             meta[StoreSchema.LexiconMetaKey.entries] = String(lexicon.entries.count)
             meta[StoreSchema.LexiconMetaKey.merge] = mergeSummary
@@ -150,19 +181,28 @@ public enum NgramBuild {
             storeBytes: bytes, warnings: warnings)
     }
 
-    /// Reads every input in order, splitting sentences and counting them into `counter`.
-    /// Returns the file summaries and the warnings; throws every file problem at once.
-    static func countCorpora(_ config: NgramBuildConfig, into counter: NgramCounter,
-                             progress: StageProgress) throws -> ([CorpusFileSummary], [String]) {
+    /// Reads every input in order, splitting sentences and counting them (on `config.threads`
+    /// threads: ``ParallelCount``). Returns the counter, the file summaries and the warnings;
+    /// throws every file problem at once.
+    static func countCorpora(_ config: NgramBuildConfig, progress: StageProgress) throws -> (NgramCounter, [CorpusFileSummary], [String]) {
         var options = config.corpus
         options.treebankText = true
         var reader = CorpusSentences(text: config.text, corpus: options)
         reader.expectedSHA256 = config.expectedSHA256
         reader.strict = config.strict
-        var result = try reader.read(config.inputs, fileDone: { summary in
-            progress.say("  \(summary.path): \(megabytes(summary.textBytes)) of text, \(summary.boilerplateLines) boilerplate lines dropped; \(counter.tokens) tokens so far (\(String(format: "%.1f", progress.elapsed)) s)")
-        }) { sentence in
-            counter.addSentence(count: sentence.count) { sentence[$0] }
+        let say: (CorpusFileSummary, Int) -> Void = { summary, tokens in
+            progress.say("  \(summary.path): \(megabytes(summary.textBytes)) of text, \(summary.boilerplateLines) boilerplate lines dropped; \(tokens) tokens so far (\(String(format: "%.1f", progress.elapsed)) s)")
+        }
+        let counter: NgramCounter
+        var result: CorpusSentences.Result
+        if config.threads > 1 || config.part != nil {
+            (counter, result) = try ParallelCount.count(config.inputs, reader: reader, order: config.order,
+                                                        threads: max(1, config.threads), part: config.part, fileDone: say)
+        } else {
+            counter = NgramCounter(order: config.order)
+            result = try reader.read(config.inputs, fileDone: { say($0, counter.tokens) }) { sentence in
+                counter.addSentence(count: sentence.count) { sentence[$0] }
+            }
         }
         if counter.saturatedCounts > 0 {
             let warning = "\(counter.saturatedCounts) addition(s) found an n-gram count at 4,294,967,295, the largest a store holds (32-bit counts); those counts stay there, so their probabilities are slightly low"
@@ -170,7 +210,7 @@ public enum NgramBuild {
             result.warnings.append(warning)
         }
         for warning in result.warnings { progress.say("warning: \(warning)") }
-        return (result.files, result.warnings)
+        return (counter, result.files, result.warnings)
     }
 
     /// `tables` over the vocabulary of `counts`: each of their words takes its id in `counts`, and
@@ -228,10 +268,10 @@ public enum NgramBuild {
 
     /// The `meta` rows: everything needed to tell how a store was made, nothing that varies
     /// between identical builds (the build time only when `SOURCE_DATE_EPOCH` is set).
-    static func provenance(config: NgramBuildConfig, summaries: [CorpusFileSummary], counts: NgramCounts) -> [String: String] {
+    static func provenance(config: NgramBuildConfig, inputs: [InputRecord], counts: NgramCounts) -> [String: String] {
         var provenance = StoreProvenance(
-            toolchain: toolchainVersion, model: config.modelName, order: config.order, inputs: summaries.map(\.record),
-            textOptions: TextOptionsRecord(config.text, replaceInvalidUTF8: config.corpus.replaceInvalidUTF8, stripGutenberg: config.corpus.stripGutenberg),
+            toolchain: toolchainVersion, model: config.modelName, order: config.order, inputs: inputs,
+            textOptions: TextOptionsRecord(config),
             tokens: counts.tokens, sentences: counts.sentences, vocabulary: counts.words.count)
         if config.wordClasses, let lemmatizer = config.lemmatizer { provenance.extra[StoreSchema.MetaKey.lemmatizer] = lemmatizer.json }
         return provenance.rows

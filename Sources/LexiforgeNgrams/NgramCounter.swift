@@ -119,7 +119,48 @@ public final class NgramCounter {
 
     /// Additions that found an n-gram count already at `UInt32.max`, the largest a store holds;
     /// the count stays there (read it before ``finish()``).
-    public var saturatedCounts: Int { tables.reduce(0) { $0 + $1.saturated } }
+    public var saturatedCounts: Int { tables.reduce(absorbedSaturated) { $0 + $1.saturated } }
+    private var absorbedSaturated = 0
+
+    /// Adds everything `other` counted (its own vocabulary, its own ids) to this counter, as if
+    /// its sentences had been added here: how counts of several threads or shards become one.
+    /// ``finish()`` ranks words by count and sorts the tables, so the result does not depend on
+    /// which counter absorbed which, nor in what order the sentences were seen.
+    /// - Complexity: O(distinct n-grams of `other`) hash-table work.
+    public func absorb(_ other: NgramCounter) {
+        precondition(order == other.order, "absorbing a counter of another order")
+        var map = [UInt32](repeating: 0, count: other.vocabulary.count)
+        for id in 0..<other.vocabulary.count {
+            map[id] = UInt32(other.vocabulary.bytes(of: id).withUnsafeBufferPointer { vocabulary.intern($0) })
+        }
+        for (id, count) in other.unigrams.enumerated() where count > 0 {
+            let mine = Int(map[id])
+            while mine >= unigrams.count { unigrams.append(0) }
+            unigrams[mine] += count
+        }
+        for (k, table) in other.tables.enumerated() { tables[k].add(keys: table.keys, counts: table.counts, remapping: map) }
+        absorbedSaturated += other.saturatedCounts
+        tokens += other.tokens
+        sentences += other.sentences
+    }
+
+    /// Adds counts read back from a store (a count shard) as ``absorb(_:)`` adds a counter's.
+    public func absorb(counts other: NgramCounts) {
+        precondition(order == other.order, "absorbing counts of another order")
+        var map = [UInt32](repeating: 0, count: other.words.count)
+        for (id, word) in other.words.enumerated() {
+            var bytes = Array(word.utf8)
+            map[id] = UInt32(bytes.withUnsafeMutableBufferPointer { vocabulary.intern(UnsafeBufferPointer($0)) })
+        }
+        for (id, count) in other.unigramCounts.enumerated() {
+            let mine = Int(map[id])
+            while mine >= unigrams.count { unigrams.append(0) }
+            unigrams[mine] += count
+        }
+        for (k, table) in other.tables.enumerated() { tables[k].add(keys: table.keys, counts: table.counts, remapping: map) }
+        tokens += other.tokens
+        sentences += other.sentences
+    }
 
     /// Distinct words seen so far (reserved tokens included).
     public var vocabularySize: Int { vocabulary.count }

@@ -68,6 +68,19 @@ final class NgramTable {
         if counts.count * 2 > slots.count { grow() }
     }
 
+    /// Adds entries of another table (`n` ids each, through `map`) with their counts.
+    func add(keys: [UInt32], counts: [UInt32], remapping map: [UInt32]) {
+        var ids = [UInt32](repeating: 0, count: n)
+        keys.withUnsafeBufferPointer { keys in
+            ids.withUnsafeMutableBufferPointer { buffer in
+                for entry in 0..<counts.count {
+                    for j in 0..<n { buffer[j] = map[Int(keys[entry * n + j])] }
+                    add(UnsafePointer(buffer.baseAddress!), count: counts[entry])
+                }
+            }
+        }
+    }
+
     private func grow() {
         let size = slots.count * 2
         var bigger = [UInt32](repeating: 0, count: size)

@@ -20,7 +20,7 @@ struct Lexiforge: ParsableCommand {
         version: toolchainVersion,
         subcommands: [
             Ngrams.self, Train.self, Inspect.self, Suggest.self, Predict.self, Tokenize.self, Hmm.self,
-            Tag.self, Wordlist.self, Complete.self, Eval.self, Export.self, Learn.self, Merge.self,
+            Tag.self, Wordlist.self, Complete.self, Eval.self, Export.self, Learn.self, Merge.self, Count.self,
             Diff.self, Verify.self, Swipe.self, Vocab.self, Ner.self, Index.self, Search.self, Classify.self, Langid.self, BenchQueries.self, BenchComplete.self,
         ])
 }
@@ -35,6 +35,16 @@ struct BuildOptions: ParsableArguments {
 
     @Flag(help: .hidden)
     var measure = false
+}
+
+/// `--threads`: how many threads read, tokenize and count (the store does not depend on it).
+struct ThreadOptions: ParsableArguments {
+    @Option(help: "Threads that read, tokenize and count corpora (default: all cores); the store is byte-identical for any number.")
+    var threads = ProcessInfo.processInfo.activeProcessorCount
+
+    func validate() throws {
+        guard (1...256).contains(threads) else { throw ValidationError("--threads \(threads) is out of range; use 1 to 256") }
+    }
 }
 
 /// Runs `body`, printing a failure as one line per problem on stderr and exiting 1.

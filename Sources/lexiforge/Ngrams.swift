@@ -23,23 +23,9 @@ struct Ngrams: ParsableCommand {
     @Option(name: .shortAndLong, help: "The store to write.")
     var output: String
 
-    @Option(help: "Highest n-gram order, 1 to 5.")
-    var order = 3
-
-    @Flag(help: "Lowercase every token.")
-    var lowercase = false
-
-    @Flag(help: "Count punctuation and symbols as tokens (default: words and numbers only, as a keyboard types them).")
-    var keepPunctuation = false
-
-    @OptionGroup var text: TextFlags
+    @OptionGroup var counting: CountingFlags
 
     @OptionGroup var words: WordColumnFlags
-
-    @OptionGroup var reading: ReadFlags
-
-    @Flag(help: "Keep Project Gutenberg headers and footers.")
-    var keepGutenbergBoilerplate = false
 
     @Flag(help: "Also estimate interpolated modified Kneser-Ney probabilities and store them next to the counts (needed by predict, eval and export arpa; about a third larger).")
     var languageModel = false
@@ -64,6 +50,8 @@ struct Ngrams: ParsableCommand {
 
     @OptionGroup var build: BuildOptions
 
+    @OptionGroup var threading: ThreadOptions
+
     /// `--min-count` as counts per order from 2; nil when it is not a list of integers.
     func minCounts() throws -> [Int] {
         guard let minCount else { return [] }
@@ -76,21 +64,9 @@ struct Ngrams: ParsableCommand {
 
     /// The flags as the one model spec `train` reads from a model file.
     func spec() throws -> ModelSpec {
-        var spec = ModelSpec()
-        spec.corpora = corpora
-        spec.order = order
-        spec.lowercase = lowercase
-        spec.keepPunctuation = keepPunctuation
-        spec.tokenizer = text.mode
-        var options = TextOptions()
-        text.apply(to: &options)
-        spec.normalization = options.normalization
-        spec.straightQuotes = options.straightQuotes
-        spec.numberClass = options.numberClass
+        var spec = counting.spec(corpora: corpora)
         spec.wordColumns = words.enabled
         spec.lemmaTraining = words.lemmas.files
-        spec.replaceInvalidUTF8 = reading.replaceInvalidUTF8
-        spec.keepGutenbergBoilerplate = keepGutenbergBoilerplate
         spec.languageModel = languageModel
         spec.minCount = try minCounts()
         spec.prune = prune
@@ -112,9 +88,47 @@ struct Ngrams: ParsableCommand {
             let spec = try spec()
             let progress = StageProgress(quiet: build.quiet)
             let report = try ModelBuild.run(spec, inputs: ModelInputs(corpora: corpora, lemmaTraining: spec.lemmaTraining),
-                                            output: output, strict: build.strict, progress: progress)
+                                            output: output, strict: build.strict, progress: progress,
+                                            threads: threading.threads)
             printStatistics(report, output: output, progress: progress)
             printMeasure(progress, build.measure)
         }
+    }
+}
+
+/// How corpora become counted tokens: the flags `ngrams` and `count` share, as a model spec.
+struct CountingFlags: ParsableArguments {
+    @Option(help: "Highest n-gram order, 1 to 5.")
+    var order = 3
+
+    @Flag(help: "Lowercase every token.")
+    var lowercase = false
+
+    @Flag(help: "Count punctuation and symbols as tokens (default: words and numbers only, as a keyboard types them).")
+    var keepPunctuation = false
+
+    @OptionGroup var text: TextFlags
+
+    @OptionGroup var reading: ReadFlags
+
+    @Flag(help: "Keep Project Gutenberg headers and footers.")
+    var keepGutenbergBoilerplate = false
+
+    /// The spec these flags describe for `corpora`.
+    func spec(corpora: [String]) -> ModelSpec {
+        var spec = ModelSpec()
+        spec.corpora = corpora
+        spec.order = order
+        spec.lowercase = lowercase
+        spec.keepPunctuation = keepPunctuation
+        spec.tokenizer = text.mode
+        var options = TextOptions()
+        text.apply(to: &options)
+        spec.normalization = options.normalization
+        spec.straightQuotes = options.straightQuotes
+        spec.numberClass = options.numberClass
+        spec.replaceInvalidUTF8 = reading.replaceInvalidUTF8
+        spec.keepGutenbergBoilerplate = keepGutenbergBoilerplate
+        return spec
     }
 }

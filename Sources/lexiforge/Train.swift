@@ -22,6 +22,8 @@ struct Train: ParsableCommand {
 
     @OptionGroup var build: BuildOptions
 
+    @OptionGroup var threading: ThreadOptions
+
     func run() throws {
         try runReportingErrors {
             // Fault injection for the atomicity tests: SIGKILL this process at a stage boundary.
@@ -29,7 +31,8 @@ struct Train: ParsableCommand {
                 ModelBuild.stageBoundaryHook = { if $0 == stage { kill(getpid(), SIGKILL) } }
             }
             let progress = StageProgress(quiet: build.quiet)
-            switch try LexiforgeBuild.Train.run(modelPath: model, output: output, strict: build.strict, progress: progress) {
+            switch try LexiforgeBuild.Train.run(modelPath: model, output: output, strict: build.strict, progress: progress,
+                                                     threads: threading.threads) {
             case .ngrams(let report):
                 printStatistics(report, output: output, progress: progress)
             case .vocabulary(let vocabulary):

@@ -139,3 +139,5 @@ if [ -f "$G100" ]; then
 fi
 # KenLM's lmplz built here: same tokens, perplexity agreement, time (Tests/Bench/bench-kenlm.sh)
 BIN=$BIN REPORT=$REPORT Tests/Bench/bench-kenlm.sh
+# Threads, count shards and Spark on gutenberg-100m (Tests/Bench/bench-scale.sh)
+BIN=$BIN REPORT=$REPORT Tests/Bench/bench-scale.sh

@@ -155,6 +155,11 @@ public enum CLI {
     /// chatty child can never block on a full pipe.
     public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
         let binary = try #require(executable, "the lexiforge executable was not found next to the test bundle")
+        return try run(program: binary, arguments, environment: environment)
+    }
+
+    /// Runs any program the same way (the Spark job's python3, say).
+    public static func run(program binary: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
         let folder = try TemporaryFolder("lexiforge-cli-output")
         let outPath = folder.file("stdout"), errPath = folder.file("stderr")
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
