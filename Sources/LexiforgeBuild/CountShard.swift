@@ -160,6 +160,7 @@ public enum CountShard {
         if !problems.isEmpty { throw PipelineError(problems) }
         progress.say("merging \(shards.count) count shard(s)")
         let counter = NgramCounter(order: first.contents.counts.order)
+        counter.threads = ProcessInfo.processInfo.activeProcessorCount
         for shard in shards { counter.absorb(counts: shard.contents.counts) }
         return Loaded(counts: .init(counter: counter, inputs: records), order: first.contents.counts.order, meta: first.contents.meta, part: union)
     }

@@ -251,6 +251,7 @@ enum ParallelCount {
         if reader.strict { errors += result.warnings.map { $0 + " (an error under --strict)" } }
         if !errors.isEmpty { throw PipelineError(errors) }
         let total = workers[0].counter
+        total.threads = threads
         for worker in workers.dropFirst() { total.absorb(worker.counter) }
         total.absorb(own)
         return (total, result)

@@ -1,3 +1,4 @@
+import Dispatch
 import LexiforgeFormat
 
 /// The n-gram tallies of a corpus, with final ids: a plain value the store writer takes.
@@ -138,7 +139,9 @@ public final class NgramCounter {
             while mine >= unigrams.count { unigrams.append(0) }
             unigrams[mine] += count
         }
-        for (k, table) in other.tables.enumerated() { tables[k].add(keys: table.keys, counts: table.counts, remapping: map) }
+        _ = Self.perTable(Array(zip(tables, other.tables)), threads: threads) { pair in
+            pair.0.add(keys: pair.1.keys, counts: pair.1.counts, remapping: map)
+        }
         absorbedSaturated += other.saturatedCounts
         tokens += other.tokens
         sentences += other.sentences
@@ -160,6 +163,29 @@ public final class NgramCounter {
         for (k, table) in other.tables.enumerated() { tables[k].add(keys: table.keys, counts: table.counts, remapping: map) }
         tokens += other.tokens
         sentences += other.sentences
+    }
+
+    /// Threads for the per-table work of ``absorb(_:)`` and ``finish()`` (each order's table is
+    /// independent); the result does not depend on it.
+    public var threads = 1
+
+    /// `body` of every item, on up to `threads` threads, results in order.
+    static func perTable<T, R>(_ items: [T], threads: Int, _ body: (T) -> R) -> [R] {
+        guard threads > 1 && items.count > 1 else { return items.map(body) }
+        let results = UnsafeMutableBufferPointer<R?>.allocate(capacity: items.count)
+        results.initialize(repeating: nil)
+        defer { results.deallocate() }
+        withoutActuallyEscaping(body) { body in
+            let shared = Unchecked((items, body, results))
+            // Largest tables (highest orders) first, so the longest job starts at once.
+            let order = Array(items.indices.reversed())
+            DispatchQueue.concurrentPerform(iterations: items.count) { i in
+                let (items, body, results) = shared.value
+                let k = order[i]
+                results[k] = body(items[k])
+            }
+        }
+        return results.map { $0! }
     }
 
     /// Distinct words seen so far (reserved tokens included).
@@ -189,14 +215,20 @@ public final class NgramCounter {
             counts.append(unigrams[id])
         }
         let idBits = max(1, Int.bitWidth - (max(total - 1, 1)).leadingZeroBitCount)
-        var sortedTables: [NgramCounts.Table] = []
-        for table in tables {
-            table.dropIndex()
+        for table in tables { table.dropIndex() }
+        let sorted = Self.perTable(tables, threads: threads) { table in
             let (keys, tableCounts) = table.sortedEntries(remapping: map, idBits: idBits)
-            sortedTables.append(.init(n: table.n, keys: keys, counts: tableCounts))
+            return NgramCounts.Table(n: table.n, keys: keys, counts: tableCounts)
         }
         tables = []
-        return NgramCounts(order: order, words: words, unigramCounts: counts, tables: sortedTables,
+        return NgramCounts(order: order, words: words, unigramCounts: counts, tables: sorted,
                            tokens: tokens, sentences: sentences)
     }
+}
+
+/// A value handed to worker threads whose use is partitioned by the caller (each thread touches
+/// only its own items).
+struct Unchecked<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }

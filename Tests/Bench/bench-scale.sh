@@ -49,3 +49,15 @@ if python3 -c 'import pyspark' 2>/dev/null && command -v java >/dev/null; then
 else
   say "Spark: skipped (pyspark or Java missing; make python-deps and make deps install them)"
 fi
+# A standalone cluster on this machine (a master and two one-core workers, each its own JVM;
+# executors in processes of their own): the same job against a real master URL.
+if python3 -c 'import pyspark' 2>/dev/null && command -v java >/dev/null; then
+  export SPARK_CLUSTER_DIR="$WORK/cluster"
+  if master=$(Sources/spark/standalone-cluster.sh start 2>"$WORK/cluster.err"); then
+    timed python3 Sources/spark/lexiforge_spark.py --binary "$BIN" --model "$MODEL" -o "$WORK/cluster.sqlite" --master "$master" --parts 4
+    say "Spark standalone cluster ($master, 2 workers of 1 core), 4 parts: ${TIME_S} s wall; $(same "$WORK/t1.sqlite" "$WORK/cluster.sqlite")"
+  else
+    say "Spark standalone cluster: could not start ($(tail -1 "$WORK/cluster.err"))"
+  fi
+  Sources/spark/standalone-cluster.sh stop
+fi
