@@ -83,8 +83,12 @@ train: build corpora
 	  $(BIN) train $$model -o Artifacts/$$name.sqlite || exit 1; \
 	done
 
-test: deps python-deps
-	$(SWIFT) test
+# The PyPI downloads (pyspark is 300 MB) overlap the build: network and CPU at once.
+test: deps
+	@log=$$(mktemp); $(MAKE) --no-print-directory python-deps >$$log 2>&1 & pid=$$!; \
+	$(SWIFT) build --build-tests; built=$$?; \
+	wait $$pid || { cat $$log >&2; echo "make test: installing the PyPI packages the tests need failed (above)" >&2; rm -f $$log; exit 1; }; \
+	rm -f $$log; [ $$built = 0 ] && $(SWIFT) test --skip-build
 
 test-quick: deps python-deps
 	LEXIFORGE_QUICK=1 $(SWIFT) test

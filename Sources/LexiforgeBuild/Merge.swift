@@ -109,11 +109,11 @@ public enum Learn {
         config.text = text
         config.corpus.stripGutenberg = strip
         config.corpus.replaceInvalidUTF8 = replace
-        let (counter, summaries, _) = try NgramBuild.countCorpora(config, progress: progress)
+        let (counters, summaries, _) = try NgramBuild.countCorpora(config, progress: progress)
         for sentence in sentences {
-            for tokens in SentenceSplitter.sentences(in: sentence, options: text) { counter.add(sentence: tokens) }
+            for tokens in SentenceSplitter.sentences(in: sentence, options: text) { counters[0].add(sentence: tokens) }
         }
-        let learned = counter.finish()
+        let learned = NgramCounter.finish(counters, threads: 1)
         progress.say("  learned \(learned.tokens) tokens in \(learned.sentences) sentences")
         var meta = contents.meta
         let added = NgramBuild.provenance(config: config, inputs: summaries.map(\.record), counts: learned)

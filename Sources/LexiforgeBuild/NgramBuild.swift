@@ -117,20 +117,21 @@ public enum NgramBuild {
 
         let stages = config.languageModel ? 4 : 3
         progress.stage(1, of: stages, "Reading and counting \(config.inputs.count) file(s), orders 1-\(config.order)")
-        let counter: NgramCounter
+        let counters: [NgramCounter]
         var summaries: [CorpusFileSummary] = []
         let records: [InputRecord]
         var warnings: [String] = []
         if let precounted = config.precounted {
-            counter = precounted.counter
+            counters = [precounted.counter]
             records = precounted.inputs
         } else {
-            (counter, summaries, warnings) = try countCorpora(config, progress: progress)
+            (counters, summaries, warnings) = try countCorpora(config, progress: progress)
             records = summaries.map(\.record)
         }
 
-        progress.stage(2, of: stages, "Sorting \(counter.vocabularySize) words and their n-grams")
-        var counts = counter.finish()
+        progress.stage(2, of: stages, counters.count == 1 ? "Sorting \(counters[0].vocabularySize) words and their n-grams"
+                                                        : "Sorting and merging the n-grams of \(counters.count) threads")
+        var counts = NgramCounter.finish(counters, threads: config.threads)
         if let size = config.vocabularySize { counts = counts.limitingVocabulary(to: size) }
         var lexicon: Lexicon?
         var mergeSummary: String?
@@ -182,9 +183,10 @@ public enum NgramBuild {
     }
 
     /// Reads every input in order, splitting sentences and counting them (on `config.threads`
-    /// threads: ``ParallelCount``). Returns the counter, the file summaries and the warnings;
-    /// throws every file problem at once.
-    static func countCorpora(_ config: NgramBuildConfig, progress: StageProgress) throws -> (NgramCounter, [CorpusFileSummary], [String]) {
+    /// threads: ``ParallelCount``). Returns the counters (one per thread, for
+    /// ``NgramCounter/finish(_:threads:)``), the file summaries and the warnings; throws every
+    /// file problem at once.
+    static func countCorpora(_ config: NgramBuildConfig, progress: StageProgress) throws -> ([NgramCounter], [CorpusFileSummary], [String]) {
         var options = config.corpus
         options.treebankText = true
         var reader = CorpusSentences(text: config.text, corpus: options)
@@ -193,24 +195,26 @@ public enum NgramBuild {
         let say: (CorpusFileSummary, Int) -> Void = { summary, tokens in
             progress.say("  \(summary.path): \(megabytes(summary.textBytes)) of text, \(summary.boilerplateLines) boilerplate lines dropped; \(tokens) tokens so far (\(String(format: "%.1f", progress.elapsed)) s)")
         }
-        let counter: NgramCounter
+        let counters: [NgramCounter]
         var result: CorpusSentences.Result
         if config.threads > 1 || config.part != nil {
-            (counter, result) = try ParallelCount.count(config.inputs, reader: reader, order: config.order,
+            (counters, result) = try ParallelCount.count(config.inputs, reader: reader, order: config.order,
                                                         threads: max(1, config.threads), part: config.part, fileDone: say)
         } else {
-            counter = NgramCounter(order: config.order)
+            let counter = NgramCounter(order: config.order)
+            counters = [counter]
             result = try reader.read(config.inputs, fileDone: { say($0, counter.tokens) }) { sentence in
                 counter.addSentence(count: sentence.count) { sentence[$0] }
             }
         }
-        if counter.saturatedCounts > 0 {
-            let warning = "\(counter.saturatedCounts) addition(s) found an n-gram count at 4,294,967,295, the largest a store holds (32-bit counts); those counts stay there, so their probabilities are slightly low"
+        let saturated = counters.reduce(0) { $0 + $1.saturatedCounts }
+        if saturated > 0 {
+            let warning = "\(saturated) addition(s) found an n-gram count at 4,294,967,295, the largest a store holds (32-bit counts); those counts stay there, so their probabilities are slightly low"
             if config.strict { throw PipelineError(warning + " (an error under --strict)") }
             result.warnings.append(warning)
         }
         for warning in result.warnings { progress.say("warning: \(warning)") }
-        return (counter, result.files, result.warnings)
+        return (counters, result.files, result.warnings)
     }
 
     /// `tables` over the vocabulary of `counts`: each of their words takes its id in `counts`, and

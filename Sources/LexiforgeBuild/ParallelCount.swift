@@ -11,20 +11,21 @@ import LexiforgeText
 /// sentence spans two batches and a batch splits exactly as it would inside the whole file. A
 /// batch never spans two files. `threads` workers take batches from a bounded queue (so memory
 /// does not follow corpus size), split and tokenize them and count into counters of their own;
-/// at the end one counter absorbs the others (``NgramCounter/absorb(_:)``). Counts are sums and
-/// ``NgramCounter/finish()`` ranks and sorts, so the store is byte-identical for any thread count.
+/// ``NgramCounter/finish(_:threads:)`` then sorts each counter's tables in parallel and merges
+/// them. Counts are sums, words are ranked by count and bytes, tables sorted by id tuple, so the
+/// store is byte-identical for any thread count.
 ///
 /// A paragraph longer than ``longParagraphBytes`` (a text without blank lines) cannot be cut: the
 /// reading thread splits and counts it itself, line by line as it arrives, so memory stays
 /// bounded there too (such text is counted on one thread).
 enum ParallelCount {
-    /// About 4 MiB of text per batch. `LEXIFORGE_BATCH_BYTES` sets it (tests cut tiny corpora into
+    /// About 1 MiB of text per batch (small enough to share a 10 MB file fairly among threads). `LEXIFORGE_BATCH_BYTES` sets it (tests cut tiny corpora into
     /// many batches with it); the store does not depend on it, only which part counts what does.
     static let batchBytes: Int = {
         if let text = ProcessInfo.processInfo.environment["LEXIFORGE_BATCH_BYTES"], let value = Int(text), value > 0 { return value }
-        return 1 << 22
+        return 1 << 20
     }()
-    /// Four batches: 16 MiB by default.
+    /// Four batches: 4 MiB by default (a line can be that long: ``CorpusReader/maxLineBytes``).
     static var longParagraphBytes: Int { 4 * batchBytes }
 
     /// Lines of one file, laid end to end.
@@ -150,9 +151,10 @@ enum ParallelCount {
     /// errors and warnings, every file read even after one fails) and counts them on `threads`
     /// threads. With `part` (`index` of `of`), only the batches (and long paragraphs) numbered
     /// `index` modulo `of`, in reading order over all files, are counted: the parts of one corpus
-    /// add up to the whole. Returns the one counter holding every count.
+    /// add up to the whole. Returns the counters of the threads (``NgramCounter/finish(_:threads:)``
+    /// makes them one).
     static func count(_ paths: [String], reader: CorpusSentences, order: Int, threads: Int,
-                      part: (index: Int, of: Int)? = nil, fileDone: (CorpusFileSummary, Int) -> Void) throws -> (NgramCounter, CorpusSentences.Result) {
+                      part: (index: Int, of: Int)? = nil, fileDone: (CorpusFileSummary, Int) -> Void) throws -> ([NgramCounter], CorpusSentences.Result) {
         var options = reader.corpus
         options.treebankText = true
         let queue = Queue(capacity: 2 * threads)
@@ -250,10 +252,6 @@ enum ParallelCount {
         }
         if reader.strict { errors += result.warnings.map { $0 + " (an error under --strict)" } }
         if !errors.isEmpty { throw PipelineError(errors) }
-        let total = workers[0].counter
-        total.threads = threads
-        for worker in workers.dropFirst() { total.absorb(worker.counter) }
-        total.absorb(own)
-        return (total, result)
+        return (workers.map(\.counter) + (own.tokens > 0 ? [own] : []), result)
     }
 }

@@ -106,36 +106,44 @@ public enum KneserNey {
             }
         }
 
-        // Adjusted counts.
-        var adjusted: [[UInt64]] = Array(repeating: [], count: N + 1)
+        // Adjusted counts: unigrams as UInt64; orders 2...N as UInt32 (a raw count or a number of
+        // distinct left words, both below 2^32), the highest order sharing the raw counts' array.
+        var unigramAdjusted: [UInt64]
+        var adjusted: [[UInt32]] = Array(repeating: [], count: N + 1)
         if N == 1 {
-            adjusted[1] = counts.unigramCounts
+            unigramAdjusted = counts.unigramCounts
         } else {
-            adjusted[N] = tables[N - 2].counts.map { UInt64($0) }
-            for n in stride(from: N - 1, through: 1, by: -1) {
-                var a = [UInt64](repeating: 0, count: entries(n))
+            adjusted[N] = tables[N - 2].counts
+            for n in stride(from: N - 1, through: 2, by: -1) {
+                var a = [UInt32](repeating: 0, count: entries(n))
                 for s in suffix[n + 1] { a[Int(s)] += 1 }
-                if n >= 2 {
-                    let t = tables[n - 2]
-                    for e in 0..<t.entryCount where t.keys[e * n] == bos { a[e] = UInt64(t.counts[e]) }
-                }
+                let t = tables[n - 2]
+                for e in 0..<t.entryCount where t.keys[e * n] == bos { a[e] = t.counts[e] }
                 adjusted[n] = a
             }
+            unigramAdjusted = [UInt64](repeating: 0, count: V)
+            for s in suffix[2] { unigramAdjusted[Int(s)] += 1 }
         }
-        adjusted[1][Int(bos)] = 0
+        unigramAdjusted[Int(bos)] = 0
 
-        // Which n-grams stay: count pruning, closed under prefixes and suffixes.
+        // Which n-grams stay: count pruning, closed under prefixes and suffixes. Without count
+        // pruning every n-gram stays and `keep[n]` is empty (not a flag per n-gram).
         var keep: [[Bool]] = Array(repeating: [], count: N + 1)
-        keep[1] = Array(repeating: true, count: V)
         var prefix: [[Int32]] = Array(repeating: [], count: N + 1)
         if N >= 2 {
+            let pruning = (2...N).contains { options.minCount(order: $0) > 1 }
             for n in 2...N {
                 let t = tables[n - 2]
-                let minimum = UInt32(options.minCount(order: n))
-                keep[n] = t.counts.map { $0 >= minimum }
+                if pruning {
+                    let minimum = UInt32(options.minCount(order: n))
+                    keep[n] = t.counts.map { $0 >= minimum }
+                }
                 prefix[n] = prefixIndexes(of: t, lower: n == 2 ? nil : tables[n - 3])
             }
-            close(&keep, prefix: prefix, suffix: suffix, order: N)
+            if pruning {
+                keep[1] = Array(repeating: true, count: V)
+                close(&keep, prefix: prefix, suffix: suffix, order: N)
+            }
         }
 
         // Discounts from counts-of-counts.
@@ -143,7 +151,11 @@ public enum KneserNey {
         var fallbackOrders: [Int] = []
         for n in 1...N {
             var t = [UInt64](repeating: 0, count: 5)
-            for a in adjusted[n] where a >= 1 && a <= 4 { t[Int(a)] += 1 }
+            if n == 1 {
+                for a in unigramAdjusted where a >= 1 && a <= 4 { t[Int(a)] += 1 }
+            } else {
+                for a in adjusted[n] where a >= 1 && a <= 4 { t[Int(a)] += 1 }
+            }
             if let d = chenGoodmanDiscounts(t) {
                 discounts.append(d)
             } else {
@@ -157,7 +169,7 @@ public enum KneserNey {
         var probs: [[Double]] = Array(repeating: [], count: N + 1)
         var gammas: [[Double]] = Array(repeating: [], count: N + 1)
         do {
-            let a = adjusted[1]
+            let a = unigramAdjusted
             let d = discounts[0]
             let denominator = Double(a.reduce(0, +))
             var mass = 0.0
@@ -185,11 +197,11 @@ public enum KneserNey {
                     var denominator = 0.0, mass = 0.0
                     for e in start..<end {
                         denominator += Double(a[e])
-                        mass += kept[e] ? discount(a[e], d) : Double(a[e])
+                        mass += kept.isEmpty || kept[e] ? discount(UInt64(a[e]), d) : Double(a[e])
                     }
                     let gamma = mass / denominator
                     for e in start..<end {
-                        p[e] = (Double(a[e]) - discount(a[e], d)) / denominator + gamma * lowerProbs[Int(s[e])]
+                        p[e] = (Double(a[e]) - discount(UInt64(a[e]), d)) / denominator + gamma * lowerProbs[Int(s[e])]
                     }
                     g[Int(context[start])] = gamma
                     start = end
@@ -199,6 +211,8 @@ public enum KneserNey {
             }
         }
         if N >= 1 { gammas[N] = [] }
+        // Only the probabilities, backoffs and kept flags are needed from here on.
+        (adjusted, unigramAdjusted, suffix, prefix) = ([], [], [], [])
 
         var model = LanguageModel(
             counts: counts, unigramLogProb: probs[1].map(log10),
@@ -208,9 +222,18 @@ public enum KneserNey {
         model.unigramLogProb[Int(bos)] = LanguageModel.sentenceStartLogProb
         if N >= 2 {
             for n in 2...N {
-                var lp = probs[n].map(log10)
-                var lb = n < N ? gammas[n].map(log10) : []
+                // log10 in place: the array of probabilities becomes the array of logs.
+                var lp = probs[n]
+                probs[n] = []
+                for i in lp.indices { lp[i] = log10(lp[i]) }
+                var lb: [Double] = []
+                if n < N {
+                    lb = gammas[n]
+                    gammas[n] = []
+                    for i in lb.indices { lb[i] = log10(lb[i]) }
+                }
                 let kept = keep[n]
+                keep[n] = []
                 let t = tables[n - 2]
                 if kept.contains(false) {
                     var keys: [UInt32] = [], cs: [UInt32] = []

@@ -120,34 +120,11 @@ public final class NgramCounter {
 
     /// Additions that found an n-gram count already at `UInt32.max`, the largest a store holds;
     /// the count stays there (read it before ``finish()``).
-    public var saturatedCounts: Int { tables.reduce(absorbedSaturated) { $0 + $1.saturated } }
-    private var absorbedSaturated = 0
+    public var saturatedCounts: Int { tables.reduce(0) { $0 + $1.saturated } }
 
-    /// Adds everything `other` counted (its own vocabulary, its own ids) to this counter, as if
-    /// its sentences had been added here: how counts of several threads or shards become one.
-    /// ``finish()`` ranks words by count and sorts the tables, so the result does not depend on
-    /// which counter absorbed which, nor in what order the sentences were seen.
-    /// - Complexity: O(distinct n-grams of `other`) hash-table work.
-    public func absorb(_ other: NgramCounter) {
-        precondition(order == other.order, "absorbing a counter of another order")
-        var map = [UInt32](repeating: 0, count: other.vocabulary.count)
-        for id in 0..<other.vocabulary.count {
-            map[id] = UInt32(other.vocabulary.bytes(of: id).withUnsafeBufferPointer { vocabulary.intern($0) })
-        }
-        for (id, count) in other.unigrams.enumerated() where count > 0 {
-            let mine = Int(map[id])
-            while mine >= unigrams.count { unigrams.append(0) }
-            unigrams[mine] += count
-        }
-        _ = Self.perTable(Array(zip(tables, other.tables)), threads: threads) { pair in
-            pair.0.add(keys: pair.1.keys, counts: pair.1.counts, remapping: map)
-        }
-        absorbedSaturated += other.saturatedCounts
-        tokens += other.tokens
-        sentences += other.sentences
-    }
-
-    /// Adds counts read back from a store (a count shard) as ``absorb(_:)`` adds a counter's.
+    /// Adds counts read back from a store (a count shard), its own vocabulary and ids, as if its
+    /// sentences had been added here; ``finish()`` ranks and sorts, so the order of absorbing
+    /// does not matter.
     public func absorb(counts other: NgramCounts) {
         precondition(order == other.order, "absorbing counts of another order")
         var map = [UInt32](repeating: 0, count: other.words.count)
@@ -165,7 +142,7 @@ public final class NgramCounter {
         sentences += other.sentences
     }
 
-    /// Threads for the per-table work of ``absorb(_:)`` and ``finish()`` (each order's table is
+    /// Threads for the per-table work of ``absorb(counts:)`` and ``finish()`` (each order's table is
     /// independent); the result does not depend on it.
     public var threads = 1
 
@@ -192,7 +169,31 @@ public final class NgramCounter {
     public var vocabularySize: Int { vocabulary.count }
 
     /// Assigns final ids and sorts every table. The counter should not be used afterwards.
-    public func finish() -> NgramCounts {
+    public func finish() -> NgramCounts { Self.finish([self], threads: threads) }
+
+    /// The counts of several counters (of several threads) as one: what one counter given all
+    /// their sentences would have finished with. The counters' vocabularies are merged and ranked
+    /// once; then every counter's tables are remapped to the final ids and sorted, on `threads`
+    /// threads at once, and the sorted tables of each order are merged in one linear pass,
+    /// counts of equal n-grams summed (saturating at `UInt32.max`). The counters should not be
+    /// used afterwards.
+    public static func finish(_ counters: [NgramCounter], threads: Int) -> NgramCounts {
+        precondition(!counters.isEmpty && counters.allSatisfy { $0.order == counters[0].order }, "finishing counters of different orders")
+        let first = counters[0]
+        // One vocabulary: the first counter's, with the others' words interned into it.
+        let vocabulary = first.vocabulary
+        var unigrams = first.unigrams
+        var maps: [[UInt32]] = [Array(0..<UInt32(vocabulary.count))]
+        for other in counters.dropFirst() {
+            var map = [UInt32](repeating: 0, count: other.vocabulary.count)
+            for id in 0..<other.vocabulary.count {
+                let mine = other.vocabulary.bytes(of: id).withUnsafeBufferPointer { vocabulary.intern($0) }
+                while mine >= unigrams.count { unigrams.append(0) }
+                unigrams[mine] += other.unigrams[id]
+                map[id] = UInt32(mine)
+            }
+            maps.append(map)
+        }
         let total = vocabulary.count
         // Final order: reserved ids stay; words by count descending, then bytes ascending.
         var ranked = Array(Int(StoreSchema.ReservedID.firstWord)..<total)
@@ -203,26 +204,76 @@ public final class NgramCounter {
             return arena[starts[a]..<starts[a + 1]].lexicographicallyPrecedes(arena[starts[b]..<starts[b + 1]])
         }
         let reserved = Int(StoreSchema.ReservedID.firstWord)
-        var map = [UInt32](repeating: 0, count: total)
-        for id in 0..<reserved { map[id] = UInt32(id) }
+        var rank = [UInt32](repeating: 0, count: total)
+        for id in 0..<reserved { rank[id] = UInt32(id) }
         var words = (0..<reserved).map { vocabulary.string(of: $0) }
         var counts = (0..<reserved).map { unigrams[$0] }
         words.reserveCapacity(total)
         counts.reserveCapacity(total)
-        for (rank, id) in ranked.enumerated() {
-            map[id] = UInt32(reserved + rank)
+        for (position, id) in ranked.enumerated() {
+            rank[id] = UInt32(reserved + position)
             words.append(vocabulary.string(of: id))
             counts.append(unigrams[id])
         }
         let idBits = max(1, Int.bitWidth - (max(total - 1, 1)).leadingZeroBitCount)
-        for table in tables { table.dropIndex() }
-        let sorted = Self.perTable(tables, threads: threads) { table in
-            let (keys, tableCounts) = table.sortedEntries(remapping: map, idBits: idBits)
-            return NgramCounts.Table(n: table.n, keys: keys, counts: tableCounts)
+        // Every counter's every table, remapped and sorted: the biggest jobs first.
+        var jobs: [(table: NgramTable, map: [UInt32])] = []
+        for (c, counter) in counters.enumerated() {
+            let map = c == 0 ? rank : maps[c].map { rank[Int($0)] }
+            for table in counter.tables {
+                table.dropIndex()
+                jobs.append((table, map))
+            }
         }
-        tables = []
-        return NgramCounts(order: order, words: words, unigramCounts: counts, tables: sorted,
-                           tokens: tokens, sentences: sentences)
+        let sortedJobs = perTable(jobs, threads: threads) { job in
+            let (keys, tableCounts) = job.table.sortedEntries(remapping: job.map, idBits: idBits)
+            return NgramCounts.Table(n: job.table.n, keys: keys, counts: tableCounts)
+        }
+        let orders = first.tables.count
+        for counter in counters { counter.tables = [] }
+        let parts = (0..<orders).map { k in stride(from: k, to: sortedJobs.count, by: orders).map { sortedJobs[$0] } }
+        let merged = perTable(parts, threads: threads) { NgramCounts.Table.merging($0) }
+        return NgramCounts(order: first.order, words: words, unigramCounts: counts, tables: merged,
+                           tokens: counters.reduce(0) { $0 + $1.tokens }, sentences: counters.reduce(0) { $0 + $1.sentences })
+    }
+}
+
+extension NgramCounts.Table {
+    /// Sorted tables of one order merged into one sorted table, counts of equal n-grams summed
+    /// (saturating at `UInt32.max`, as counting does).
+    static func merging(_ tables: [NgramCounts.Table]) -> NgramCounts.Table {
+        guard tables.count > 1 else { return tables[0] }
+        let n = tables[0].n
+        var keys: [UInt32] = []
+        var counts: [UInt32] = []
+        let capacity = tables.map(\.entryCount).max()!
+        keys.reserveCapacity(capacity * n)
+        counts.reserveCapacity(capacity)
+        var heads = [Int](repeating: 0, count: tables.count)
+        func less(_ a: Int, _ b: Int) -> Bool {
+            let x = tables[a], y = tables[b]
+            let i = heads[a] * n, j = heads[b] * n
+            for c in 0..<n where x.keys[i + c] != y.keys[j + c] { return x.keys[i + c] < y.keys[j + c] }
+            return false
+        }
+        while true {
+            var best = -1
+            for t in tables.indices where heads[t] < tables[t].entryCount {
+                if best < 0 || less(t, best) { best = t }
+            }
+            if best < 0 { break }
+            let base = heads[best] * n
+            let count = tables[best].counts[heads[best]]
+            heads[best] += 1
+            if let last = counts.indices.last, (0..<n).allSatisfy({ keys[last * n + $0] == tables[best].keys[base + $0] }) {
+                let (sum, overflow) = counts[last].addingReportingOverflow(count)
+                counts[last] = overflow ? .max : sum
+            } else {
+                keys.append(contentsOf: tables[best].keys[base..<(base + n)])
+                counts.append(count)
+            }
+        }
+        return NgramCounts.Table(n: n, keys: keys, counts: counts)
     }
 }
 

@@ -103,8 +103,6 @@ final class NgramTable {
     func sortedEntries(remapping map: [UInt32], idBits: Int) -> (keys: [UInt32], counts: [UInt32]) {
         let n = self.n
         let total = counts.count
-        var outKeys = [UInt32](repeating: 0, count: total * n)
-        var outCounts = [UInt32](repeating: 0, count: total)
         if idBits * n <= 64 {
             // Pack each tuple into one UInt64 (w1 most significant) and sort (key, count) pairs.
             var packed = [(UInt64, UInt32)]()
@@ -116,7 +114,12 @@ final class NgramTable {
                     packed.append((key, counts[e]))
                 }
             }
+            // The table's own arrays are not needed any more: free them before the output's.
+            keys = []
+            counts = []
             packed.sort { $0.0 < $1.0 }
+            var outKeys = [UInt32](repeating: 0, count: total * n)
+            var outCounts = [UInt32](repeating: 0, count: total)
             let idMask = (UInt64(1) << UInt64(idBits)) - 1
             for (e, (key, count)) in packed.enumerated() {
                 var rest = key
@@ -128,7 +131,10 @@ final class NgramTable {
             }
             return (outKeys, outCounts)
         }
+        var outKeys = [UInt32](repeating: 0, count: total * n)
+        var outCounts = [UInt32](repeating: 0, count: total)
         var remapped = keys.map { map[Int($0)] }
+        keys = []
         var order = Array(0..<total)
         remapped.withUnsafeMutableBufferPointer { r in
             order.sort { a, b in
