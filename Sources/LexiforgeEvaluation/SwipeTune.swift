@@ -27,7 +27,11 @@ public enum SwipeTune {
     }
 
     /// One shortlisted word of one swipe: the terms of its score.
-    struct Term { var location, shape, cost, lexicon, lm, endpoints, length, missed: Double; var truth: Bool }
+    struct Term {
+        var location, shape, cost, lexicon, lm, start, end, length, missed: Double; var truth: Bool
+        /// Keys in the word's path (for the offline dump).
+        var keys = 0
+    }
     struct Sample {
         var fold: Int; var terms: [Term]; var hasTruth: Bool
         /// log10 p of the context's last word after the words before it (nil: no context word).
@@ -38,14 +42,14 @@ public enum SwipeTune {
     struct FilterNeed { var fold: Int; var start, end, direction, lengthLow, lengthHigh: Double }
 
     public struct Weights: Sendable, CustomStringConvertible {
-        public var location, shape, cost, frequency, context, endpoints, length, missed: Double
+        public var location, shape, cost, frequency, context, start, end, length, missed: Double
         /// The context weight used instead of `context` when the context's last word has log10 p
         /// below `gate` after the words before it (``SwipeDecoderOptions/contextGate``).
         public var gate: Double? = nil
         public var contextLow = 0.0
         public var description: String {
-            String(format: "location %.3g, shape %.3g, cost %.3g, endpoints %.3g, length %.3g, missed %.3g, frequency %.3g, context %.3g",
-                   location, shape, cost, endpoints, length, missed, frequency, context)
+            String(format: "location %.3g, shape %.3g, cost %.3g, start %.3g, end %.3g, length %.3g, missed %.3g, frequency %.3g, context %.3g",
+                   location, shape, cost, start, end, length, missed, frequency, context)
                 + (gate.map { String(format: ", gate %.1f (context weight below it %.3g)", $0, contextLow) } ?? "")
         }
     }
@@ -118,17 +122,28 @@ public enum SwipeTune {
             let terms = result.candidates.map { c in
                 Term(location: c.location, shape: c.shape, cost: c.cost.isFinite ? c.cost : 1e3,
                      lexicon: Double(c.frequency - 255) * log(1.15), lm: c.contextLogProbability ?? 0,
-                     endpoints: c.terms.endpoints, length: c.terms.lengthLogRatio * c.terms.lengthLogRatio, missed: c.terms.missed,
-                     truth: SwipeEval.matchKey(c.word) == key)
+                     start: c.terms.start, end: c.terms.end, length: c.terms.lengthLogRatio * c.terms.lengthLogRatio,
+                     missed: c.terms.missed, truth: SwipeEval.matchKey(c.word) == key,
+                     keys: session.base.index(of: c.word).map { session.base.path($0).count } ?? 0)
             }
             samples.append(Sample(fold: fold(t), terms: terms, hasTruth: terms.contains { $0.truth },
                                   contextFit: try t.context.flatMap { try session.contextFit($0) }))
+        }
+        if let dump = ProcessInfo.processInfo.environment["LEXIFORGE_SWIPE_TUNE_DUMP"] {
+            // One row per shortlisted word (offline analysis of the cached terms).
+            var text = "sample\tfold\ttruth\tlocation\tshape\tcost\tlexicon\tlm\tfit\tstart\tend\tlength\tmissed\tkeys\n"
+            for (n, s) in samples.enumerated() {
+                for t in s.terms {
+                    text += "\(n)\t\(s.fold)\t\(t.truth ? 1 : 0)\t\(t.location)\t\(t.shape)\t\(t.cost)\t\(t.lexicon)\t\(t.lm)\t\(s.contextFit ?? 0)\t\(t.start)\t\(t.end)\t\(t.length)\t\(t.missed)\t\(t.keys)\n"
+                }
+            }
+            try Data(text.utf8).write(to: URL(fileURLWithPath: dump))
         }
         lines.append("in-dictionary swipes: \(samples.count); the word on the wide shortlist (\(config.wideShortlist)): \(String(format: "%.2f%%", 100 * Double(samples.filter(\.hasTruth).count) / Double(max(1, samples.count))))")
 
         // 3. Weights by coordinate ascent, nested by fold.
         let start = Weights(location: options.locationWeight, shape: options.shapeWeight, cost: options.costWeight,
-                            frequency: options.frequencyWeight, context: 0, endpoints: options.endpointWeight,
+                            frequency: options.frequencyWeight, context: 0, start: options.startWeight, end: options.endWeight,
                             length: options.lengthWeight, missed: options.missWeight)
         // With context the channels keep the weights fitted without it; the two prior weights are fitted.
         func contextStart(_ w: Weights) -> Weights {
@@ -160,7 +175,7 @@ public enum SwipeTune {
 
     static func score(_ t: Term, _ w: Weights, context: Bool, fit: Double? = nil) -> Double {
         let low = if let gate = w.gate, let fit { fit < gate } else { false }
-        return -w.location * t.location - w.shape * t.shape - w.cost * t.cost - w.endpoints * t.endpoints - w.length * t.length
+        return -w.location * t.location - w.shape * t.shape - w.cost * t.cost - w.start * t.start - w.end * t.end - w.length * t.length
             - w.missed * t.missed
             + w.frequency * t.lexicon + (context ? (low ? w.contextLow : w.context) * t.lm : 0)
     }
@@ -187,7 +202,7 @@ public enum SwipeTune {
         var value = objective(best)
         let paths: [WritableKeyPath<Weights, Double>] = context
             ? [\.frequency, \.context] + (start.gate != nil ? [\.contextLow] : [])
-            : [\.location, \.shape, \.cost, \.endpoints, \.length, \.missed]
+            : [\.location, \.shape, \.cost, \.start, \.end, \.length, \.missed]
         for factor in [2.0, 1.41, 1.19, 1.09] {
             var improved = true
             var rounds = 0

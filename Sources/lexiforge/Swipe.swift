@@ -36,6 +36,10 @@ struct DecoderOptions: ParsableArguments {
     var contextFrequencyWeight: Double?
     @Option(help: "Words rescored with DTW.")
     var shortlist: Int?
+    @Option(help: "Touch model: key widths each point is read higher (touches land below key centres).")
+    var verticalOffset: Double?
+    @Option(help: "DTW: each point pays at most this (key widths²; 0: plain squared distance).")
+    var costRobustness: Double?
 
     func validate() throws {
         if let shortlist, shortlist < 1 { throw ValidationError("--shortlist must be at least 1") }
@@ -53,6 +57,8 @@ struct DecoderOptions: ParsableArguments {
         if let endRadius { o.endRadius = endRadius }
         if let directionTolerance { o.directionTolerance = directionTolerance }
         if let costWeight { o.costWeight = costWeight }
+        if let verticalOffset { o.verticalOffset = verticalOffset }
+        if let costRobustness { o.costRobustness = costRobustness }
         return o
     }
 }

@@ -46,4 +46,57 @@ struct SwipeScoringTests {
                 == scores(SwipeDecoder(dictionary: dictionary, options: low).decode(points, context: context).candidates))
         withExtendedLifetime(folder) {}
     }
+
+    /// A dictionary of a few words and the straight swipe from "t" to "o" (rows 1.5 key widths tall).
+    static func toSwipe() -> (SwipeDictionary, [SwipePoint]) {
+        var builder = SwipeDictionary.Builder(layout: .qwerty)
+        for word in ["to", "too", "go", "yo", "top"] { builder.add(word: word, frequency: 150) }
+        let dictionary = builder.build()
+        let t = dictionary.layout.keys[Int(dictionary.path(dictionary.index(of: "to")!).first!)].centre
+        let o = dictionary.layout.keys[Int(dictionary.path(dictionary.index(of: "to")!).last!)].centre
+        let points = (0 ... 12).map { k in
+            SwipePoint(x: t.x + (o.x - t.x) * Double(k) / 12, y: t.y + (o.y - t.y) * Double(k) / 12)
+        }
+        return (dictionary, points)
+    }
+
+    @Test("the touch model: points read verticalOffset higher, start and end weighed apart")
+    func touchModel() {
+        let (dictionary, points) = Self.toSwipe()
+        let scores = { (c: [SwipeCandidate]) in c.map { "\($0.word) \(String(format: "%.9f", $0.score))" } }
+        var options = SwipeDecoderOptions()
+        options.limit = 10
+        options.verticalOffset = 0
+        let plain = SwipeDecoder(dictionary: dictionary, options: options).decode(points).candidates
+        #expect(plain.first?.word == "to")
+        // The same swipe 0.25 key widths lower, read 0.25 higher: the same scores.
+        options.verticalOffset = 0.25
+        let lowered = points.map { SwipePoint(x: $0.x, y: $0.y + 0.25) }
+        #expect(scores(SwipeDecoder(dictionary: dictionary, options: options).decode(lowered).candidates) == scores(plain))
+        // The start and end terms are the squared distances to the first and last keys; each has its weight.
+        options.verticalOffset = 0
+        let shifted = points.map { SwipePoint(x: $0.x + 0.3, y: $0.y) }
+        let base = SwipeDecoder(dictionary: dictionary, options: options).decode(shifted).candidates
+        let to = base.first { $0.word == "to" }!
+        #expect(abs(to.terms.start - 0.09) < 1e-9 && abs(to.terms.end - 0.09) < 1e-9)
+        #expect(abs(to.terms.endpoints - to.terms.start - to.terms.end) < 1e-12)
+        options.startWeight += 1
+        let heavier = SwipeDecoder(dictionary: dictionary, options: options).decode(shifted).candidates.first { $0.word == "to" }!
+        #expect(abs((to.score - heavier.score) - 0.09) < 1e-9)
+    }
+
+    @Test("a robust DTW cost bounds what one point far off the path pays")
+    func robustCost() {
+        let (dictionary, points) = Self.toSwipe()
+        var wild = points
+        wild[6].y += 1.5   // one point 1.5 key widths off
+        var options = SwipeDecoderOptions()
+        options.limit = 10
+        options.costRobustness = 0
+        let plain = SwipeDecoder(dictionary: dictionary, options: options).decode(wild).candidates.first { $0.word == "to" }!
+        options.costRobustness = 0.5
+        let robust = SwipeDecoder(dictionary: dictionary, options: options).decode(wild).candidates.first { $0.word == "to" }!
+        #expect(plain.cost < options.costCap && robust.cost < plain.cost)
+        #expect(robust.cost <= 0.5)
+    }
 }

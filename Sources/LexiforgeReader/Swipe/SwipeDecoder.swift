@@ -41,37 +41,47 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     /// the path) for the location and shape channels.
     public var resamplePoints = 32
     /// Location channel: mean squared distance (key widths²) between corresponding resampled points.
-    public var locationWeight = 0.32
+    public var locationWeight = 0.64
     /// Shape channel: the same after both paths are centred and scaled to a unit bounding box
     /// (at least ``shapeMinimumSize`` key widths across, so a tap is not blown up).
-    public var shapeWeight = 67.0
+    public var shapeWeight = 23.8
     public var shapeMinimumSize = 1.0
     /// Words (best by the two channels and the prior) rescored with segment DTW.
     public var shortlist = 160
 
-    /// Shortlisted words also pay for the squared distances of the swipe's ends to their first and
-    /// last keys, the squared log ratio of the lengths (ln((ℓ + 1) / (ℓ(w) + 1)), key widths), and
-    /// the squared distance from the swipe to the inner key it passes farthest from.
-    public var endpointWeight = 4.5
-    public var lengthWeight = 0.084
+    /// Shortlisted words also pay for the squared distances of the swipe's start to their first key
+    /// (`startWeight`) and of its end to their last key (`endWeight`: people aim the start far
+    /// better than the end), the squared log ratio of the lengths (ln((ℓ + 1) / (ℓ(w) + 1)), key
+    /// widths), and the squared distance from the swipe to the inner key it passes farthest from.
+    public var startWeight = 9.83
+    public var endWeight = 2.25
+    public var lengthWeight = 0.2
     public var missWeight = 4.5
     /// DTW cost (mean squared distance) of a word no warping path reaches within the locality
     /// constraint, and the most any word pays.
     public var costCap = 2.0
+    /// When positive, each point pays d²·r / (r + d²) instead of d² in the DTW cost (a heavy-tailed
+    /// touch model: a point far off the path, a corner cut, costs at most r).
+    public var costRobustness = 2.0
 
     /// Score = −locationWeight · location − shapeWeight · shape − costWeight · (DTW cost / points)
     ///         + frequencyWeight · ln p(word) [+ contextWeight · ln p(word | context)].
-    public var costWeight = 19.0
+    public var costWeight = 40.0
     public var frequencyWeight = 1.0
     /// With a context (``SwipeDecoder/decode(_:context:)``): the weight of ln p(word | context)
     /// from the language model, and the lexicon prior's weight next to it.
-    public var contextWeight = 0.82
-    public var contextFrequencyWeight = 0.65
+    public var contextWeight = 1.16
+    public var contextFrequencyWeight = 0.499
     /// When set, a context whose last word has log10 p below this after the words before it
     /// (``NgramPredictor/contextFit(of:)``: the words read like no sentence, as a list of unrelated
     /// words) is weighed by ``contextWeightLow`` instead of ``contextWeight``.
-    public var contextGate: Double? = -5
-    public var contextWeightLow = 0.05
+    public var contextGate: Double? = -4
+    public var contextWeightLow = 0.41
+
+    /// Touch model (fitted on the real swipes, docs/swipe.md): people touch below a key's centre
+    /// (by 0.09 key widths at the start of a swipe, 0.14 at its end), so every point's y is read
+    /// this many key widths higher before filtering and scoring.
+    public var verticalOffset = 0.1
 
     /// Candidates returned.
     public var limit = 4
@@ -94,9 +104,12 @@ public struct SwipeCandidate: Sendable, Equatable, CustomStringConvertible {
     public var shape: Double = 0
     /// ln p(word | context) from the language model, nil without a context.
     public var contextLogProbability: Double? = nil
-    /// The shortlist's further terms (``SwipeDecoderOptions/endpointWeight`` and the two after it).
+    /// The shortlist's further terms (``SwipeDecoderOptions/startWeight`` and the three after it).
     public struct Terms: Sendable, Equatable {
         public var endpoints = 0.0, lengthLogRatio = 0.0, missed = 0.0
+        /// The two parts of `endpoints`: squared distances of the swipe's start to the first key
+        /// and of its end to the last key.
+        public var start = 0.0, end = 0.0
     }
     public var terms = Terms()
 
@@ -151,7 +164,7 @@ public struct SwipeDecoder: Sendable {
     /// Simplifies the raw points (thesis 2.3) and measures length and start direction.
     /// Returns nil for fewer than two finite points.
     public func prepare(_ raw: [SwipePoint]) -> PreparedSwipe? {
-        let points = raw.filter { $0.x.isFinite && $0.y.isFinite }
+        let points = finite(raw)
         guard points.count >= 2 else { return nil }
         var cumulative = [0.0]
         cumulative.reserveCapacity(points.count)
@@ -175,6 +188,12 @@ public struct SwipeDecoder: Sendable {
         kept.append(points.count - 1)
         return PreparedSwipe(points: kept.map { points[$0] }, along: kept.map { cumulative[$0] },
                              length: cumulative[points.count - 1], direction: direction)
+    }
+
+    /// The finite points, read ``SwipeDecoderOptions/verticalOffset`` higher.
+    func finite(_ raw: [SwipePoint]) -> [SwipePoint] {
+        let offset = options.verticalOffset
+        return raw.compactMap { $0.x.isFinite && $0.y.isFinite ? SwipePoint(x: $0.x, y: $0.y - offset) : nil }
     }
 
     // MARK: Filters
@@ -254,13 +273,14 @@ public struct SwipeDecoder: Sendable {
         guard let swipe = prepare(raw) else { return SwipeDecoding(candidates: [], points: 0, afterFilter: [0, 0, 0, 0]) }
         let (entries, counts) = filter(swipe)
         var decoding = SwipeDecoding(candidates: [], points: swipe.points.count, afterFilter: counts)
-        let channels = Channels(swipe: raw.filter { $0.x.isFinite && $0.y.isFinite }, options: options)
+        let channels = Channels(swipe: finite(raw), options: options)
+        let centres = dictionary.layout.keys.map(\.centre)
         // Cheap stage: channels and prior for every survivor, keeping the best `shortlist`.
         var shortlist: [Shortlisted] = []
         let size = max(options.shortlist, options.limit)
         var floor = -Double.infinity
         var template = [Double](repeating: 0, count: 2 * channels.n)
-        let keys = dictionary.layout.keys, head = swipe.points[0], tail = swipe.points[swipe.points.count - 1]
+        let head = swipe.points[0], tail = swipe.points[swipe.points.count - 1]
         // Most frequent first (a counting sort on the one-byte frequency): without context the
         // prior only falls from here on, so the loop stops once it cannot reach the shortlist.
         var buckets = [Int](repeating: 0, count: 257)
@@ -285,17 +305,18 @@ public struct SwipeDecoder: Sendable {
             }
             // O(1) terms first: the swipe's ends against the word's first and last keys, the lengths.
             let path = dictionary.path(i)
-            let first = keys[Int(path[path.startIndex])].centre, last = keys[Int(path[path.endIndex - 1])].centre
-            let endpoints = first.distance(to: head) * first.distance(to: head) + last.distance(to: tail) * last.distance(to: tail)
+            let first = centres[Int(path[path.startIndex])], last = centres[Int(path[path.endIndex - 1])]
+            let startSquared = first.distance(to: head) * first.distance(to: head), endSquared = last.distance(to: tail) * last.distance(to: tail)
+            let endpoints = startSquared + endSquared
             let ratio = log((swipe.length + 1) / (Double(dictionary.length[i]) + 1))
-            let quick = prior.score - options.endpointWeight * endpoints - options.lengthWeight * ratio * ratio
+            let quick = prior.score - options.startWeight * startSquared - options.endWeight * endSquared - options.lengthWeight * ratio * ratio
             if shortlist.count == size && quick <= floor { continue }
-            channels.template(of: path, layout: dictionary.layout, into: &template)
+            channels.template(of: path, centres: centres, into: &template)
             let (location, shape) = channels.distances(&template)
             let score = quick - options.locationWeight * location - options.shapeWeight * shape
             if shortlist.count == size && score <= floor { continue }
             shortlist.append(Shortlisted(entry: e, score: score, location: location, shape: shape, lm: prior.lm,
-                                         terms: SwipeCandidate.Terms(endpoints: endpoints, lengthLogRatio: ratio)))
+                                         terms: SwipeCandidate.Terms(endpoints: endpoints, lengthLogRatio: ratio, start: startSquared, end: endSquared)))
             if shortlist.count > 2 * size {
                 shortlist.sort { $0.score > $1.score }
                 shortlist.removeLast(shortlist.count - size)
@@ -391,14 +412,14 @@ public struct SwipeDecoder: Sendable {
         }
 
         /// The perfect swipe of a key path, resampled.
-        @inline(__always) func template(of path: ArraySlice<UInt8>, layout: SwipeLayout, into out: inout [Double]) {
+        @inline(__always) func template(of path: ArraySlice<UInt8>, centres: [SwipePoint], into out: inout [Double]) {
             let base = path.startIndex
-            Self.resample(count: path.count, x: { layout.keys[Int(path[base + $0])].centre.x },
-                          y: { layout.keys[Int(path[base + $0])].centre.y }, n: n, into: &out)
+            Self.resample(count: path.count, x: { centres[Int(path[base + $0])].x },
+                          y: { centres[Int(path[base + $0])].y }, n: n, into: &out)
         }
 
         /// (location, shape): mean squared distances to the swipe, raw and normalised. Normalises
-        /// `template` in place (``template(of:layout:into:)`` rewrites it for the next word).
+        /// `template` in place (``template(of:centres:into:)`` rewrites it for the next word).
         @inline(__always) func distances(_ template: inout [Double]) -> (Double, Double) {
             var location = 0.0
             for j in 0 ..< 2 * n { let d = points[j] - template[j]; location += d * d }
@@ -427,6 +448,7 @@ public struct SwipeDecoder: Sendable {
     func score(_ swipe: PreparedSwipe, _ entries: ArraySlice<Shortlisted>) -> Scored {
         let n = swipe.points.count
         let layout = dictionary.layout
+        let centres = layout.keys.map(\.centre)
         let xs = swipe.points.map(\.x), ys = swipe.points.map(\.y), along = swipe.along
         var columns: [Double] = []          // column j at [j * n ..< (j + 1) * n]
         var positions: [Float] = []         // where on its segment each cell's point was mapped
@@ -434,6 +456,7 @@ public struct SwipeDecoder: Sendable {
         var previous: ArraySlice<UInt8> = []
         var validColumns = 0
         var result = Scored()
+        let robust = options.costRobustness
         for entry in entries {
             let i = Int(entry.entry), cheap = entry.score, location = entry.location, shape = entry.shape, lm = entry.lm
             let path = dictionary.path(i)
@@ -453,7 +476,7 @@ public struct SwipeDecoder: Sendable {
             // The inner key the swipe passes farthest from.
             var missed = 0.0
             for k in path.indices.dropFirst().dropLast() {
-                let c = layout.keys[Int(path[k])].centre
+                let c = centres[Int(path[k])]
                 var nearest = Double.infinity
                 for p in 1 ..< n {
                     let ax = xs[p - 1], ay = ys[p - 1], dx = xs[p] - ax, dy = ys[p] - ay
@@ -477,7 +500,7 @@ public struct SwipeDecoder: Sendable {
             while start < m {
                 let j = start
                 let ka = j / 2, kb = (j + 1) / 2
-                let a = layout.keys[Int(path[path.startIndex + ka])].centre, b = layout.keys[Int(path[path.startIndex + kb])].centre
+                let a = centres[Int(path[path.startIndex + ka])], b = centres[Int(path[path.startIndex + kb])]
                 let low = options.localityLow * perfectAlong[ka] - options.localitySlack
                 let high = options.localityHigh * perfectAlong[kb] + options.localitySlack
                 let dx = b.x - a.x, dy = b.y - a.y
@@ -500,7 +523,8 @@ public struct SwipeDecoder: Sendable {
                     }
                     positions[base + p] = Float(t)
                     let ex = xs[p] - (a.x + t * dx), ey = ys[p] - (a.y + t * dy)
-                    let value = best + ex * ex + ey * ey
+                    let e2 = ex * ex + ey * ey
+                    let value = best + (robust > 0 ? e2 * robust / (robust + e2) : e2)
                     columns[base + p] = value
                     columnMin = min(columnMin, value)
                 }
