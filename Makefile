@@ -5,6 +5,8 @@
 #                 into Artifacts/NAME.sqlite
 #   make test     the whole test suite (unit, end-to-end CLI, integration on ../shared/data when present)
 #   make test-quick  the edit loop: every test but those tagged slow (reported as skipped)
+#   make serve    release build of the web playground, `lexiforge-serve` (docs/playground.md); run it with
+#                 .build/release/lexiforge-serve Artifacts/dorian-gray.sqlite Artifacts/en_US-keyboard.sqlite
 #   make bench    speed, memory and size against the anchors (Presage's text2ngram and presage_simulator,
 #                 KenLM's lmplz built from PyPI's kenlm source, measured in the same run; Tally figures
 #                 from the issues); writes Artifacts/bench/report.txt
@@ -12,7 +14,8 @@
 #                 and run each (corpus, wordlist, conllu, swipe, model, store) for FUZZ_SECONDS (60);
 #                 fails on any crash, leaving the inputs in .fuzz/crashes/HARNESS/
 #   make corpora  provision the files of Corpora/manifest.tsv into Corpora/data/ (sha256-checked)
-#   make deps     install the missing Debian packages the build and tests need
+#   make deps     install the missing Debian packages the build and tests need (test-deps: and what
+#                 only `make test` needs: chromium, chromium-driver, PyPI's kenlm and selenium)
 #   make bench-deps  also those the benchmarks need to build KenLM's lmplz (cmake, g++, Boost)
 #   make clean    remove build products, built stores and provisioned corpora
 #
@@ -27,8 +30,10 @@ STORES       := $(patsubst Corpora/%.model.json,Artifacts/%.sqlite,$(MODELS))
 # Build: zlib, libcrypto (SHA-256 of inputs) and SQLite headers. Tests and benchmarks: sqlite3 CLI, presage (text2ngram,
 # presage_simulator), wordnet-base, curl for provisioning without ../shared, time for peak RSS.
 DEB_PACKAGES := zlib1g-dev libssl-dev libsqlite3-dev sqlite3 presage wordnet-base curl ca-certificates time
+# Test only: headless Chromium and its WebDriver for the playground's browser test (with PyPI's selenium).
+TEST_PACKAGES := chromium chromium-driver
 # Bench only: KenLM's lmplz and build_binary, built from PyPI's kenlm source (Tests/Bench/bench-kenlm.sh).
-BENCH_PACKAGES := cmake g++ libboost-program-options-dev libboost-system-dev libboost-thread-dev libboost-test-dev
+BENCH_PACKAGES := cmake g++ libboost-program-options-dev libboost-system-dev libboost-thread-dev libboost-test-dev wrk
 
 # `make fuzz`: seconds per harness, sanitizers (`fuzzer,address` adds ASan: slower, the store
 # harness most; give it its own FUZZ_SCRATCH), the harnesses' build folder, the CLI's (store seeds;
@@ -41,12 +46,17 @@ FUZZ_HARNESSES ?= corpus wordlist conllu swipe model store
 
 export SHARED_DATA
 
-.PHONY: all train test test-quick fuzz bench corpora deps bench-deps install-packages build clean
+.PHONY: all train test test-quick fuzz bench corpora deps test-deps bench-deps install-packages build serve clean
 
 all: train
 
 deps:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEB_PACKAGES)"
+
+test-deps: deps
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(TEST_PACKAGES)"
+	@python3 -c 'import kenlm' 2>/dev/null || python3 -m pip install --quiet kenlm
+	@python3 -c 'import selenium' 2>/dev/null || python3 -m pip install --quiet selenium
 
 bench-deps: deps
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BENCH_PACKAGES)"
@@ -66,6 +76,9 @@ install-packages:
 build: deps
 	$(SWIFT) build -c release --product lexiforge
 
+serve: deps
+	$(SWIFT) build -c release --product lexiforge-serve
+
 corpora:
 	@Corpora/provision.sh
 
@@ -76,8 +89,7 @@ train: build corpora
 	  $(BIN) train $$model -o Artifacts/$$name.sqlite || exit 1; \
 	done
 
-test: deps
-	@python3 -c 'import kenlm' 2>/dev/null || python3 -m pip install --quiet kenlm
+test: test-deps
 	$(SWIFT) test
 
 test-quick: deps
@@ -90,7 +102,7 @@ fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) Tests/Fuzz/fuzz.sh $(FUZZ_SCRATCH)/debug/LexiforgeFuzz \
 	  $(CLI_SCRATCH)/debug/lexiforge $(FUZZ_HARNESSES)
 
-bench: bench-deps build corpora
+bench: bench-deps build serve corpora
 	@Tests/Bench/bench.sh
 
 clean:
