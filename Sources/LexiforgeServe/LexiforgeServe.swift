@@ -50,6 +50,9 @@ struct LexiforgeServe: AsyncParsableCommand {
             FileHandle.standardError.write(Data("lexiforge-serve: \(error)\n".utf8))
             throw ExitCode(1)
         }
+        if !["127.0.0.1", "localhost", "::1"].contains(host) {
+            FileHandle.standardError.write(Data("lexiforge-serve: listening on \(host), not only on loopback: anyone who can reach this address can query the stores\n".utf8))
+        }
         var logger = Logger(label: "lexiforge-serve")
         logger.logLevel = .warning
         let host = host

@@ -249,7 +249,7 @@ function insertSwipedWord(word) {
   if (text.length && !/\s$/.test(text)) text += " ";
   state.lastSwipe = { start: text.length, word };
   t.value = text + word + " ";
-  refreshSuggestions().then(() => { state.lastSwipe = state.lastSwipe; });
+  refreshSuggestions();
 }
 
 function replaceSwipedWord(word) {
