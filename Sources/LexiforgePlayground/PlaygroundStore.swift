@@ -89,7 +89,18 @@ struct LayoutAnswer: Encodable {
 }
 
 /// One store opened for the playground: the reader objects a front end would keep.
+///
+/// `TrainedStore` serializes its queries on one GRDB queue, so the store is opened once per core
+/// (``replicas``, each with its own connection and predictor) and requests take them in turn: two
+/// queries run at once on two cores. The swipe dictionary, decoder and tagger are plain values in
+/// memory, shared.
 public final class PlaygroundStore: Sendable {
+    /// One connection to the store and the predictor on it.
+    struct Replica: Sendable {
+        let store: TrainedStore
+        let predictor: NgramPredictor?
+    }
+
     public struct Info: Sendable, Codable, Equatable {
         public var id: Int
         /// The file's name (not its path).
@@ -106,6 +117,8 @@ public final class PlaygroundStore: Sendable {
     public let store: TrainedStore
     public let info: Info
     let predictor: NgramPredictor?
+    let replicas: [Replica]
+    let turn = Turn()
     let decoder: SwipeDecoder?
     let tagger: HMMTagger?
     let lemmas: Bool
@@ -113,9 +126,15 @@ public final class PlaygroundStore: Sendable {
     let layoutJSON: [UInt8]?
     let noSwipeReason: String
 
-    init(path: String, id: Int) throws {
+    init(path: String, id: Int, replicas count: Int = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))) throws {
         store = try TrainedStore(path: path)
         predictor = store.hasLanguageModel ? try NgramPredictor(store: store) : nil
+        var replicas = [Replica(store: store, predictor: predictor)]
+        for _ in 1..<max(1, count) {
+            let copy = try TrainedStore(path: path)
+            replicas.append(Replica(store: copy, predictor: copy.hasLanguageModel ? try NgramPredictor(store: copy) : nil))
+        }
+        self.replicas = replicas
         let layouts = try store.swipeLayouts()
         if let first = layouts.first {
             decoder = SwipeDecoder(dictionary: try store.swipeDictionary(layout: first))
@@ -143,6 +162,12 @@ public final class PlaygroundStore: Sendable {
 
     // MARK: Queries
 
+    /// The next replica in turn.
+    func replica() -> (store: TrainedStore, predictor: NgramPredictor?) {
+        let r = replicas[turn.next() % replicas.count]
+        return (r.store, r.predictor)
+    }
+
     func checkedText(_ text: String, _ limits: PlaygroundLimits) throws -> String {
         let count = text.count
         guard count <= limits.maxTextCharacters else {
@@ -165,8 +190,11 @@ public final class PlaygroundStore: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         let text = try checkedText(request.text, limits)
         let limit = try checkedLimit(request.limit, default: 3, limits)
+        let (store, predictor) = replica()
         let input = store.typedInput(text)
-        let complete = store.typedInput(text, lastWordComplete: true)
+        // The text with its last word taken as complete: the prefix joins the context (the same
+        // as `typedInput(text, lastWordComplete: true)`: a text ending in a letter ends no sentence).
+        let complete = input.context + (input.prefix.isEmpty ? [] : [input.prefix])
         var answer = PredictAnswer(context: input.context, prefix: input.prefix, completions: [], next: [],
                                    source: predictor == nil ? "counts" : "language model", micros: 0)
         func offer(_ p: Prediction) -> Offer { Offer(word: p.word, probability: p.probability, order: p.order) }
@@ -174,9 +202,9 @@ public final class PlaygroundStore: Sendable {
             if !input.prefix.isEmpty {
                 answer.completions = try predictor.completions(of: input.prefix, after: input.context, limit: limit).map(offer)
             }
-            answer.next = try predictor.nextWords(after: complete.context, limit: limit).map(offer)
+            answer.next = try predictor.nextWords(after: complete, limit: limit).map(offer)
         } else {
-            answer.next = try store.nextWords(after: complete.context, limit: limit).map {
+            answer.next = try store.nextWords(after: complete, limit: limit).map {
                 Offer(word: $0.word, probability: $0.relativeFrequency, order: $0.order, count: $0.count)
             }
             if !input.prefix.isEmpty, store.hasLexicon {
@@ -204,6 +232,7 @@ public final class PlaygroundStore: Sendable {
             throw RequestError(400, "`points[\(bad)]` is outside ±\(limits.maxCoordinate) key widths")
         }
         decoder.options.limit = try checkedLimit(request.limit, default: 4, limits)
+        let (store, predictor) = replica()
         let context = try request.text.map { store.typedInput(try checkedText($0, limits), lastWordComplete: true).context } ?? []
         let distribution = try context.isEmpty ? nil : predictor?.distribution(after: context)
         let fit = decoder.options.contextGate == nil || context.isEmpty ? nil : try predictor?.contextFit(of: context)
@@ -225,6 +254,7 @@ public final class PlaygroundStore: Sendable {
         guard tagger != nil || lemmas else {
             throw RequestError(422, "store \(info.id) (\(info.name)) has neither a tagger nor lemmas; train one with `hmm_tagged` or `word_columns` in its model file")
         }
+        let store = replica().store
         var sentences: [[TagAnswer.Token]] = []
         for tokens in SentenceSplitter.sentences(in: text, options: TextOptions(lowercase: false, keepPunctuation: true)) {
             let words = tagger.map { t in tokens.flatMap(t.splitClitic) } ?? tokens
@@ -236,5 +266,18 @@ public final class PlaygroundStore: Sendable {
         }
         return TagAnswer(sentences: sentences, tagger: tagger != nil, lemmas: lemmas,
                          micros: Int((DispatchTime.now().uptimeNanoseconds - start) / 1000))
+    }
+}
+
+/// A counter shared by the request threads.
+final class Turn: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value = value == Int.max ? 0 : value + 1
+        return value
     }
 }

@@ -120,5 +120,12 @@ run() {  # name connections lua path
 }
 run "next words (POST /api/stores/0/predict)" 200 "$WORK/predict.lua" "api/stores/0/predict"
 say "(target: p99 < 5 ms at 200 connections, no errors)"
+# What bounds it: wrk keeps every connection busy, so latency = connections / throughput (Little's
+# law); p99 < 5 ms at 200 connections needs > 40,000 requests/s. The same server answering its
+# store list (fixed bytes, no query) shows the ceiling of HTTP on these 2 cores; 8 connections show
+# a request's latency without the queue.
+printf 'done = function(summary, latency, requests)\n  local e = summary.errors\n  io.write(string.format("errors: connect %%d, read %%d, write %%d, status %%d, timeout %%d\\n", e.connect, e.read, e.write, e.status, e.timeout))\n  io.write(string.format("latency_us: p50 %%d p90 %%d p99 %%d max %%d\\n", latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max))\nend\n' >"$WORK/get.lua"
+run "ceiling: GET /api/stores (no query)" 200 "$WORK/get.lua" "api/stores"
+run "next words (POST /api/stores/0/predict)" 8 "$WORK/predict.lua" "api/stores/0/predict"
 run "swipe decoding (POST /api/stores/1/swipe)" 2 "$WORK/swipe.lua" "api/stores/1/swipe"
 say "(target: p99 < 32 ms: the swipe budget of 30 ms on one core + 2 ms)"
