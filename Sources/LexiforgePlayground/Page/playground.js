@@ -129,7 +129,14 @@ function take(word, kind, prefix) {
   t.focus();
 }
 
-function note(pane, message) { $(".timing", pane.node).textContent = message; }
+// One line per kind of request ("predict", "swipe") in the pane's timing note.
+function note(pane, message) {
+  const kind = message.split(":")[0];
+  const box = $(".timing", pane.node);
+  let line = box.querySelector(`[data-kind="${kind}"]`);
+  if (!line) { line = el("div", { "data-kind": kind }); box.append(line); }
+  line.textContent = message;
+}
 
 // ---- Keyboard and swipes ----
 
