@@ -148,7 +148,7 @@ public final class Playground: Sendable {
         do {
             request = try JSONDecoder().decode(Request.self, from: Data(body))
         } catch {
-            return Self.error(400, JSON.reason(error))
+            return Self.error(400, JSON.reason(error, body: body))
         }
         do {
             return Self.json(JSON.encode(try work(request)))
@@ -201,7 +201,7 @@ enum JSON {
     }
 
     /// One sentence saying what is wrong with a request body.
-    static func reason(_ error: any Error) -> String {
+    static func reason(_ error: any Error, body: [UInt8]) -> String {
         func at(_ path: [any CodingKey]) -> String {
             var out = ""
             for key in path {
@@ -213,8 +213,15 @@ enum JSON {
         switch error {
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
-                let detail = context.underlyingError.map { " (\($0))" } ?? ""
-                return "malformed JSON: \(context.debugDescription)\(detail)"
+                // JSONDecoder says only that the JSON is invalid; JSONSerialization says where.
+                do {
+                    _ = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
+                } catch {
+                    if let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String {
+                        return "malformed JSON: \(detail)"
+                    }
+                }
+                return "malformed JSON: \(context.debugDescription)"
             }
             return "\(at(context.codingPath)): \(context.debugDescription)"
         case .keyNotFound(let key, let context):

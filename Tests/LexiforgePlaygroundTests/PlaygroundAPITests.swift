@@ -148,7 +148,8 @@ struct PlaygroundAPITests {
 
     /// One bad request each, and the words its answer must contain.
     static let badRequests: [(method: String, path: String, body: String?, status: Int, says: String)] = [
-        ("POST", "/api/stores/0/predict", "{\"text\": ", 400, "malformed JSON"),
+        ("POST", "/api/stores/0/predict", "{\"text\": ", 400, "malformed JSON: Unexpected end of file"),
+        ("POST", "/api/stores/0/predict", "{\"text\" 3}", 400, "malformed JSON: Invalid value around character 8"),
         ("POST", "/api/stores/0/predict", "[1, 2]", 400, "expected an object"),
         ("POST", "/api/stores/0/predict", "{}", 400, "missing field `text`"),
         ("POST", "/api/stores/0/predict", "{\"text\": 3}", 400, "`text` has the wrong type: expected a string"),
