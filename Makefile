@@ -6,6 +6,8 @@
 #   make train-spark  one model (MODEL=Corpora/NAME.model.json) counted on Apache Spark (MASTER, default local[2])
 #   make test     the whole test suite (unit, end-to-end CLI, integration on ../shared/data when present)
 #   make test-quick  the edit loop: every test but those tagged slow (reported as skipped)
+#   make serve    release build of the web playground, `lexiforge-serve` (docs/playground.md); run it with
+#                 .build/release/lexiforge-serve Artifacts/dorian-gray.sqlite Artifacts/en_US-keyboard.sqlite
 #   make bench    speed, memory and size against the anchors (Presage's text2ngram and presage_simulator,
 #                 KenLM's lmplz built from PyPI's kenlm source, measured in the same run; Tally figures
 #                 from the issues); writes Artifacts/bench/report.txt
@@ -13,7 +15,8 @@
 #                 and run each (corpus, wordlist, conllu, swipe, model, store) for FUZZ_SECONDS (60);
 #                 fails on any crash, leaving the inputs in .fuzz/crashes/HARNESS/
 #   make corpora  provision the files of Corpora/manifest.tsv into Corpora/data/ (sha256-checked)
-#   make deps     install the missing Debian packages the build and tests need
+#   make deps     install the missing Debian packages the build and tests need (test-deps: and what
+#                 only `make test` needs: chromium, chromium-driver, PyPI's kenlm and selenium)
 #   make bench-deps  also those the benchmarks need to build KenLM's lmplz (cmake, g++, Boost)
 #   make clean    remove build products, built stores and provisioned corpora
 #
@@ -29,8 +32,10 @@ STORES       := $(patsubst Corpora/%.model.json,Artifacts/%.sqlite,$(MODELS))
 # presage_simulator), wordnet-base, curl for provisioning without ../shared, time for peak RSS, Java 17 for Spark
 # (with pyspark from PyPI, pinned in Sources/spark/requirements.txt).
 DEB_PACKAGES := zlib1g-dev libssl-dev libsqlite3-dev sqlite3 presage wordnet-base curl ca-certificates time openjdk-17-jre-headless
+# Test only: headless Chromium and its WebDriver for the playground's browser test (with PyPI's selenium).
+TEST_PACKAGES := chromium chromium-driver
 # Bench only: KenLM's lmplz and build_binary, built from PyPI's kenlm source (Tests/Bench/bench-kenlm.sh).
-BENCH_PACKAGES := cmake g++ libboost-program-options-dev libboost-system-dev libboost-thread-dev libboost-test-dev
+BENCH_PACKAGES := cmake g++ libboost-program-options-dev libboost-system-dev libboost-thread-dev libboost-test-dev wrk
 
 # `make fuzz`: seconds per harness, sanitizers (`fuzzer,address` adds ASan: slower, the store
 # harness most; give it its own FUZZ_SCRATCH), the harnesses' build folder, the CLI's (store seeds;
@@ -43,12 +48,15 @@ FUZZ_HARNESSES ?= corpus wordlist conllu swipe model store
 
 export SHARED_DATA
 
-.PHONY: all train train-spark test test-quick fuzz bench corpora deps bench-deps python-deps install-packages build clean
+.PHONY: all train train-spark test test-quick fuzz bench corpora deps test-deps bench-deps python-deps install-packages build serve clean
 
 all: train
 
 deps:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEB_PACKAGES)"
+
+test-deps: deps
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(TEST_PACKAGES)"
 
 bench-deps: deps
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BENCH_PACKAGES)"
@@ -65,13 +73,18 @@ install-packages:
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-# PyPI packages the tests use: kenlm (ARPA agreement) and pyspark (the Spark job's test).
+# PyPI packages the tests use: kenlm (ARPA agreement), pyspark (the Spark job's test), selenium
+# (the playground's browser test).
 python-deps:
 	@python3 -c 'import kenlm' 2>/dev/null || python3 -m pip install --quiet kenlm
+	@python3 -c 'import selenium' 2>/dev/null || python3 -m pip install --quiet selenium
 	@python3 -c 'import pyspark' 2>/dev/null || python3 -m pip install --quiet -r Sources/spark/requirements.txt
 
 build: deps
 	$(SWIFT) build -c release --product lexiforge
+
+serve: deps
+	$(SWIFT) build -c release --product lexiforge-serve
 
 corpora:
 	@Corpora/provision.sh
@@ -84,13 +97,13 @@ train: build corpora
 	done
 
 # The PyPI downloads (pyspark is 300 MB) overlap the build: network and CPU at once.
-test: deps
+test: test-deps
 	@log=$$(mktemp); $(MAKE) --no-print-directory python-deps >$$log 2>&1 & pid=$$!; \
 	$(SWIFT) build --build-tests; built=$$?; \
 	wait $$pid || { cat $$log >&2; echo "make test: installing the PyPI packages the tests need failed (above)" >&2; rm -f $$log; exit 1; }; \
 	rm -f $$log; [ $$built = 0 ] && $(SWIFT) test --skip-build
 
-test-quick: deps python-deps
+test-quick: test-deps python-deps
 	LEXIFORGE_QUICK=1 $(SWIFT) test
 
 fuzz: deps
@@ -109,7 +122,7 @@ train-spark: build corpora python-deps
 	python3 Sources/spark/lexiforge_spark.py --model $(MODEL) --master '$(MASTER)' \
 	  -o Artifacts/$(basename $(basename $(notdir $(MODEL)))).sqlite
 
-bench: bench-deps build corpora
+bench: bench-deps build serve corpora
 	@Tests/Bench/bench.sh
 
 clean:

@@ -23,8 +23,10 @@
 //                         corpus-sentence reader, hmm, wordlists, learn/merge, export
 //   LexiforgeEvaluation   measuring and querying stores: perplexity, keystroke savings, tagging, lemmas,
 //                         tokenization, swipe evaluation and tuning, inspect, suggest, diff
-//   lexiforge             the thin command-line executable (the only ArgumentParser user)
+//   lexiforge             the thin command-line executable (with lexiforge-serve, the only ArgumentParser users)
 //   LexiforgeFuzz         libFuzzer harnesses for the readers (`make fuzz`; a usage stub otherwise)
+//   LexiforgePlayground   the playground's API without sockets: routes, JSON, limits, the static page (on the reader only)
+//   LexiforgeServe        `lexiforge-serve`, its own product so the core CLI never links Hummingbird and SwiftNIO
 import PackageDescription
 
 let package = Package(
@@ -33,10 +35,14 @@ let package = Package(
     products: [
         .executable(name: "lexiforge", targets: ["lexiforge"]),
         .library(name: "LexiforgeReader", targets: ["LexiforgeReader", "LexiforgeFormat", "LexiforgeText"]),
+        // The web playground (`make serve`): a separate executable, so `lexiforge` stays lean (docs/playground.md).
+        .executable(name: "lexiforge-serve", targets: ["LexiforgeServe"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Only `lexiforge-serve` links it; no traits (swift-configuration and full Foundation unused).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     ],
     targets: [
         .systemLibrary(
@@ -105,6 +111,18 @@ let package = Package(
         .executableTarget(
             name: "LexiforgeFuzz",
             dependencies: ["LexiforgeReader", "LexiforgeCorpus", "LexiforgeWordlist", "LexiforgeSwipe", "LexiforgeBuild"]),
+        // The playground's API as a plain function of (method, path, body): testable without sockets.
+        .target(
+            name: "LexiforgePlayground",
+            dependencies: ["LexiforgeReader", "LexiforgeText"],
+            resources: [.copy("Page")]),
+        .executableTarget(
+            name: "LexiforgeServe",
+            dependencies: [
+                "LexiforgePlayground",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // Test helpers shared by the test targets: paths and fixtures, temporary folders, running
         // the CLI, model folders, the `slow` tag and trait.
         .target(
@@ -119,6 +137,11 @@ let package = Package(
                 "LexiforgeVocab", "LexiforgeEntities", "LexiforgeClassify",
             ],
             exclude: ["Fixtures"]),
+        // The playground: API tests without sockets, on a live `lexiforge-serve`, and in headless Chromium.
+        .testTarget(
+            name: "LexiforgePlaygroundTests",
+            dependencies: ["LexiforgePlayground", "LexiforgeTestSupport", "LexiforgeReader", "LexiforgeFormat"],
+            exclude: ["browser_test.py"]),
     ],
     swiftLanguageModes: [.v6]
 )

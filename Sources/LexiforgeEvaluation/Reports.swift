@@ -6,41 +6,42 @@ import LexiforgeText
 /// `lexiforge inspect`: a human-readable summary of a store.
 public enum InspectReport {
     public static func render(path: String) throws -> String {
-        let store = try TrainedStore(path: path)
+        render(try StoreSummary(store: TrainedStore(path: path)))
+    }
+
+    /// The text of a ``StoreSummary`` (collected in LexiforgeReader, which the playground serves as JSON).
+    public static func render(_ summary: StoreSummary) -> String {
         var out: [String] = []
-        out.append("store: \(path)")
-        out.append("schema version: \(StoreSchema.version)")
+        out.append("store: \(summary.path)")
+        out.append("schema version: \(summary.schemaVersion)")
         out.append("provenance:")
-        for key in store.meta.keys.sorted() { out.append("  \(key): \(store.meta[key]!)") }
+        for key in summary.meta.keys.sorted() { out.append("  \(key): \(summary.meta[key]!)") }
         out.append("tables and indexes (rows, bytes):")
-        var total = 0
-        for table in try store.tableStatistics() {
+        for table in summary.tables {
             let rows = table.rows.map { String($0) } ?? "-"
             out.append("  \(table.name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(rows.leftPadded(to: 10, with: " ")) \(String(table.bytes).leftPadded(to: 12, with: " "))")
-            total += table.bytes
         }
-        out.append("  \("total".padding(toLength: 24, withPad: " ", startingAt: 0)) \("".leftPadded(to: 10, with: " ")) \(String(total).leftPadded(to: 12, with: " "))")
-        let words = try store.vocabulary().texts.count
-        out.append("vocabulary: \(words) words (view `word`), packed \(StoreSchema.wordBlockSize) to a row in word_block and word_order")
-        if let classes = try store.clusterSummary() {
+        out.append("  \("total".padding(toLength: 24, withPad: " ", startingAt: 0)) \("".leftPadded(to: 10, with: " ")) \(String(summary.totalBytes).leftPadded(to: 12, with: " "))")
+        out.append("vocabulary: \(summary.vocabulary) words (view `word`), packed \(summary.wordBlockSize) to a row in word_block and word_order")
+        if let classes = summary.wordClasses {
             out.append("word classes: \(classes.classes) classes in use, \(classes.words) words (view cluster_member_view), "
                        + "\(classes.ngrams) class n-grams; predictions interpolate the class model with weight "
-                       + "\(NgramPredictor.clusterWeight(store.meta))")
+                       + "\(classes.weight)")
         }
-        if let rules = try store.formRuleCount() {
+        if let rules = summary.formRules {
             out.append("form rules: \(rules) suffix rules (table \(StoreSchema.formRuleTable)); completions add forms they derive once the known words run out")
         }
         out.append("top words:")
-        for s in try store.topWords(limit: 10) { out.append("  \(s.word)\t\(s.count)") }
-        if store.order >= 2 {
+        for s in summary.topWords { out.append("  \(s.word)\t\(s.count)") }
+        if summary.order >= 2 {
             out.append("starting words:")
-            for s in try store.startingWords(limit: 5) { out.append("  \(s.word)\t\(s.count)") }
+            for s in summary.startingWords { out.append("  \(s.word)\t\(s.count)") }
             out.append("top continuations:")
-            for (word, next) in try store.topContinuations(words: 5, each: 3) {
-                out.append("  \(word) → " + next.map { "\($0.word) (\($0.count))" }.joined(separator: ", "))
+            for c in summary.topContinuations {
+                out.append("  \(c.word) → " + c.next.map { "\($0.word) (\($0.count))" }.joined(separator: ", "))
             }
         }
-        out += try HMMInspect.lines(store)
+        out += HMMInspect.lines(summary.hmm)
         return out.joined(separator: "\n")
     }
 }

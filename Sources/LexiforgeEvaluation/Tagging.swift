@@ -178,34 +178,21 @@ public final class TextTagger {
     }
 
     private func emit(_ tokens: [String]) {
-        let words = tokens.flatMap(splitClitic)
+        let words = tokens.flatMap(tagger.splitClitic)
         output(tagger.tag(words).map(\.description).joined(separator: " "))
-    }
-
-    static let clitics = ["n't", "n’t", "'s", "’s", "'m", "’m", "'re", "’re", "'ve", "’ve", "'ll", "’ll", "'d", "’d"]
-
-    func splitClitic(_ token: String) -> [String] {
-        guard !tagger.isKnown(token) else { return [token] }
-        let lower = token.lowercased()
-        for clitic in Self.clitics where lower.hasSuffix(clitic) && lower.count > clitic.count {
-            return [String(token.dropLast(clitic.count)), String(token.suffix(clitic.count))]
-        }
-        return [token]
     }
 }
 
 /// The HMM part of `lexiforge inspect`.
 enum HMMInspect {
-    static func lines(_ store: TrainedStore) throws -> [String] {
-        guard store.hasHMM else { return [] }
-        let tables = try store.hmmTables()
-        typealias P = StoreSchema.HMMParameter
-        var out = ["hidden Markov model: \(tables.stateCount - 1) states, \(tables.emissions.count) emissions, \(tables.transitions.count) first-order and \(tables.transitions2.count) second-order transitions, \(tables.suffixes.count) suffix counts, \(tables.lexical.count) word-conditioned transitions"]
-        out.append("  parameters: " + tables.parameters.keys.sorted().map { "\($0)=\(String(format: "%.4g", tables.parameters[$0]!))" }.joined(separator: ", "))
+    static func lines(_ hmm: StoreSummary.HMM?) -> [String] {
+        guard let hmm else { return [] }
+        var out = ["hidden Markov model: \(hmm.states) states, \(hmm.emissions) emissions, \(hmm.transitions) first-order and \(hmm.transitions2) second-order transitions, \(hmm.suffixes) suffix counts, \(hmm.lexical) word-conditioned transitions"]
+        out.append("  parameters: " + hmm.parameters.keys.sorted().map { "\($0)=\(String(format: "%.4g", hmm.parameters[$0]!))" }.joined(separator: ", "))
         out.append("states (count; top words; most likely next states):")
-        for s in try store.hmmSummary() {
-            let words = s.topWords.map(\.word).joined(separator: " ")
-            let next = s.next.map { "\($0.state) \(String(format: "%.2f", exp($0.logprob)))" }.joined(separator: ", ")
+        for s in hmm.stateSummaries {
+            let words = s.topWords.joined(separator: " ")
+            let next = s.next.map { "\($0.state) \(String(format: "%.2f", $0.probability))" }.joined(separator: ", ")
             out.append("  \(s.name.padding(toLength: 8, withPad: " ", startingAt: 0)) \(String(format: "%9.0f", s.count))  \(words)  → \(next)")
         }
         return out

@@ -366,3 +366,20 @@ public struct HMMTagger: Sendable {
         return result
     }
 }
+
+extension HMMTagger {
+    /// Clitics split off a token the tagger does not know ("don't" → "do", "n't"), as the
+    /// treebanks it learns from split them.
+    public static let clitics = ["n't", "n’t", "'s", "’s", "'m", "’m", "'re", "’re", "'ve", "’ve", "'ll", "’ll", "'d", "’d"]
+
+    /// `token`, or its stem and clitic when the tagger does not know the token but it ends in one
+    /// of ``clitics`` (`lexiforge tag` and the playground's tagging).
+    public func splitClitic(_ token: String) -> [String] {
+        guard !isKnown(token) else { return [token] }
+        let lower = token.lowercased()
+        for clitic in Self.clitics where lower.hasSuffix(clitic) && lower.count > clitic.count {
+            return [String(token.dropLast(clitic.count)), String(token.suffix(clitic.count))]
+        }
+        return [token]
+    }
+}

@@ -26,6 +26,20 @@ extension TrainedStore {
         return Self.mostFrequent(ids, vocabulary, limit: limit)
     }
 
+    /// The lemma the store recorded for `word` (spelled as the store holds it), the word itself
+    /// when its recorded lemma is empty (a word that is its own lemma), nil when the store never
+    /// saw the word.
+    /// - Throws: ``StoreError/notAStore`` when the store has no word classes.
+    public func lemma(of word: String) throws -> String? {
+        try requireWordClasses()
+        let vocabulary = try vocabulary()
+        guard let id = vocabulary.id(of: word) else { return nil }
+        return try checked { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT lemma FROM word_class WHERE word = ?", arguments: [id]) else { return nil }
+            return try row.optionalText(0, "word_class", "lemma") ?? word
+        }
+    }
+
     /// The words of a script class (a name of ``StoreSchema/scriptNames``: "han", "kanji_kana",
     /// "katakana", ...), most frequent first, through the `word_class_by_script` index.
     public func words(inScript name: String, limit: Int = 100) throws -> [String] {

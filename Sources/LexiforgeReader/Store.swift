@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LexiforgeText
 
 /// Why a store could not be opened or queried.
 public enum StoreError: Error, CustomStringConvertible, Sendable {
@@ -73,6 +74,8 @@ public final class TrainedStore: Sendable {
     public let order: Int
     /// Provenance: the `meta` table.
     public let meta: [String: String]
+    /// ``textOptions``, parsed from `meta` at opening.
+    let storedTextOptions: TextOptions
     let vocabularyCache = VocabularyCache()
     let wordTextCache = WordTextCache()
 
@@ -98,6 +101,7 @@ public final class TrainedStore: Sendable {
             throw StoreError.damaged(path, Self.describe(error))
         }
         self.meta = meta
+        storedTextOptions = Self.textOptions(meta: meta)
         // The order says which n-gram tables there are: it must be known, and they must be there.
         // (A store written without provenance, by a tool or a test, has no `order` row: order 1;
         // stages that modify a store require the row, `StoreContents.load`.)

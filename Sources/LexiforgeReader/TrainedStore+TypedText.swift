@@ -19,7 +19,11 @@ extension TrainedStore {
     /// How the store's training text was tokenized: every option its provenance records (tokenizer
     /// mode, lowercase, normalization, straight quotes, number class, punctuation); defaults for
     /// what it does not record.
-    public var textOptions: TextOptions {
+    /// Read from `meta` once, when the store opens (a front end asks on every keystroke).
+    public var textOptions: TextOptions { storedTextOptions }
+
+    /// The options `meta` records, parsed (`TrainedStore.init`).
+    static func textOptions(meta: [String: String]) -> TextOptions {
         (TextOptionsRecord.read(meta) ?? TextOptionsRecord()).textOptions
     }
 

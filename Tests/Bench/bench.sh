@@ -44,6 +44,7 @@ REPORT="$REPORT" Tests/Bench/bench-swipe.sh
 REPORT="$REPORT" Tests/Bench/bench-vocab.sh
 REPORT="$REPORT" Tests/Bench/bench-ner.sh
 REPORT="$REPORT" Tests/Bench/bench-classify.sh
+REPORT="$REPORT" Tests/Bench/bench-serve.sh
 
 G11="$SHARED_DATA/corpora/gutenberg-11m.txt.gz"
 if [ ! -f "$G11" ]; then
