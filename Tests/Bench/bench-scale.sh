@@ -23,7 +23,7 @@ if [ ! -f "$G100" ]; then say "skipped: $G100 is absent"; exit 0; fi
 
 # A model folder naming the corpus, as train and the Spark job take it.
 mkdir -p "$WORK/model/data/corpora"
-ln -s "$(realpath "$G100")" "$WORK/model/data/corpora/gutenberg-100m.txt.gz"
+cp "$G100" "$WORK/model/data/corpora/gutenberg-100m.txt.gz"   # a copy: train refuses links out of data/
 printf 'name\tfile\tsha256\tlicense\tsource\turl\ng100\tcorpora/gutenberg-100m.txt.gz\t%s\tPublic domain\tshared data\t-\n' \
   "$(sha256sum "$G100" | cut -d' ' -f1)" >"$WORK/model/manifest.tsv"
 echo '{"name": "g100", "corpora": ["g100"], "order": 3, "language_model": true}' >"$WORK/model/g100.model.json"
