@@ -15,8 +15,8 @@ import LexiforgeText
 ///
 /// **Merge.** Shards must agree on the order and the text options (tokens made another way
 /// would not add up); parts must be parts of one split (the same `N`, the same inputs, each `K`
-/// once). Whole-file shards are concatenated in the order given. The counts are summed into one
-/// counter and the rest of the build (vocabulary limit, wordlists, hidden Markov tables, language
+/// once). Whole-file shards are concatenated in the order given. The counts are combined
+/// (``NgramCounts/combining(_:threads:)``: sorted tables merged linearly) and the rest of the build (vocabulary limit, wordlists, hidden Markov tables, language
 /// model, swipe layouts) is ``ModelBuild``'s, so a merge with the model file is byte-identical to
 /// `lexiforge train` of that model file.
 public enum CountShard {
@@ -62,7 +62,7 @@ public enum CountShard {
         return report
     }
 
-    /// What the shards hold together: one counter and the input records, with the order and text
+    /// What the shards hold together: their combined counts and the input records, with the order and text
     /// options they agree on (as their meta records them).
     public struct Loaded {
         public var counts: NgramBuildConfig.Precounted
@@ -158,11 +158,9 @@ public enum CountShard {
             }
         }
         if !problems.isEmpty { throw PipelineError(problems) }
-        progress.say("merging \(shards.count) count shard(s)")
-        let counter = NgramCounter(order: first.contents.counts.order)
-        counter.threads = ProcessInfo.processInfo.activeProcessorCount
-        for shard in shards { counter.absorb(counts: shard.contents.counts) }
-        return Loaded(counts: .init(counter: counter, inputs: records), order: first.contents.counts.order, meta: first.contents.meta, part: union)
+        progress.say("merging \(shards.count) count shard(s): words summed and ranked, tables remapped, sorted and merged")
+        let counts = NgramCounts.combining(shards.map(\.contents.counts), threads: ProcessInfo.processInfo.activeProcessorCount)
+        return Loaded(counts: .init(counts: counts, inputs: records), order: first.contents.counts.order, meta: first.contents.meta, part: union)
     }
 }
 

@@ -60,11 +60,11 @@ public struct NgramBuildConfig: Sendable {
     public var precounted: Precounted?
 
     /// Counts made elsewhere and the input records of what they counted.
-    public final class Precounted: @unchecked Sendable {
-        public let counter: NgramCounter
+    public struct Precounted: Sendable {
+        public let counts: NgramCounts
         public let inputs: [InputRecord]
-        public init(counter: NgramCounter, inputs: [InputRecord]) {
-            self.counter = counter
+        public init(counts: NgramCounts, inputs: [InputRecord]) {
+            self.counts = counts
             self.inputs = inputs
         }
     }
@@ -116,22 +116,29 @@ public enum NgramBuild {
         let lemmatizer = config.wordClasses ? try config.lemmatizer.map(LemmatizerBuild.make) : nil
 
         let stages = config.languageModel ? 4 : 3
-        progress.stage(1, of: stages, "Reading and counting \(config.inputs.count) file(s), orders 1-\(config.order)")
+        progress.stage(1, of: stages, config.precounted.map { "Counts of \($0.inputs.count) file(s) merged from count shards, orders 1-\(config.order)" }
+                       ?? "Reading and counting \(config.inputs.count) file(s), orders 1-\(config.order)")
         let counters: [NgramCounter]
         var summaries: [CorpusFileSummary] = []
         let records: [InputRecord]
         var warnings: [String] = []
         if let precounted = config.precounted {
-            counters = [precounted.counter]
+            counters = []
             records = precounted.inputs
         } else {
             (counters, summaries, warnings) = try countCorpora(config, progress: progress)
             records = summaries.map(\.record)
         }
 
-        progress.stage(2, of: stages, counters.count == 1 ? "Sorting \(counters[0].vocabularySize) words and their n-grams"
-                                                        : "Sorting and merging the n-grams of \(counters.count) threads")
-        var counts = NgramCounter.finish(counters, threads: config.threads)
+        var counts: NgramCounts
+        if let precounted = config.precounted {
+            progress.stage(2, of: stages, "\(precounted.counts.words.count) words and their n-grams, sorted by the merge")
+            counts = precounted.counts
+        } else {
+            progress.stage(2, of: stages, counters.count == 1 ? "Sorting \(counters[0].vocabularySize) words and their n-grams"
+                                                            : "Sorting and merging the n-grams of \(counters.count) threads")
+            counts = NgramCounter.finish(counters, threads: config.threads)
+        }
         if let size = config.vocabularySize { counts = counts.limitingVocabulary(to: size) }
         var lexicon: Lexicon?
         var mergeSummary: String?

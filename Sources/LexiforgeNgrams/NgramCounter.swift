@@ -122,27 +122,7 @@ public final class NgramCounter {
     /// the count stays there (read it before ``finish()``).
     public var saturatedCounts: Int { tables.reduce(0) { $0 + $1.saturated } }
 
-    /// Adds counts read back from a store (a count shard), its own vocabulary and ids, as if its
-    /// sentences had been added here; ``finish()`` ranks and sorts, so the order of absorbing
-    /// does not matter.
-    public func absorb(counts other: NgramCounts) {
-        precondition(order == other.order, "absorbing counts of another order")
-        var map = [UInt32](repeating: 0, count: other.words.count)
-        for (id, word) in other.words.enumerated() {
-            var bytes = Array(word.utf8)
-            map[id] = UInt32(bytes.withUnsafeMutableBufferPointer { vocabulary.intern(UnsafeBufferPointer($0)) })
-        }
-        for (id, count) in other.unigramCounts.enumerated() {
-            let mine = Int(map[id])
-            while mine >= unigrams.count { unigrams.append(0) }
-            unigrams[mine] += count
-        }
-        for (k, table) in other.tables.enumerated() { tables[k].add(keys: table.keys, counts: table.counts, remapping: map) }
-        tokens += other.tokens
-        sentences += other.sentences
-    }
-
-    /// Threads for the per-table work of ``absorb(counts:)`` and ``finish()`` (each order's table is
+    /// Threads for the per-table work of ``finish()`` (each order's table is
     /// independent); the result does not depend on it.
     public var threads = 1
 

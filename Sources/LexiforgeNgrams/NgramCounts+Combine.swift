@@ -91,3 +91,81 @@ extension NgramCounts {
         return Table(n: n, keys: outKeys, counts: outCounts)
     }
 }
+
+extension NgramCounts {
+    /// Count sets of one order (count shards) combined as if counted in one run, without a hash
+    /// table: words are summed by text and ranked once, every part's tables are remapped to the
+    /// final ids and sorted (on up to `threads` threads), and each order's sorted tables are
+    /// merged in one linear pass, counts of equal n-grams summed (saturating at `UInt32.max`).
+    /// The same result as ``merged(with:)`` folded over the parts.
+    /// - Complexity: O(V log V + E log E) for V words and E entries, memory about twice the entries.
+    public static func combining(_ parts: [NgramCounts], threads: Int = 1) -> NgramCounts {
+        precondition(!parts.isEmpty && parts.allSatisfy { $0.order == parts[0].order }, "combining counts of different orders")
+        guard parts.count > 1 else { return parts[0] }
+        var totals: [String: UInt64] = [:]
+        for part in parts {
+            for (id, word) in part.words.enumerated() { totals[word, default: 0] += part.unigramCounts[id] }
+        }
+        let reserved = [StoreSchema.unknownToken, StoreSchema.sentenceStartToken, StoreSchema.sentenceEndToken]
+        let words = reserved + rank(totals.filter { !reserved.contains($0.key) })
+        var ids: [String: UInt32] = [:]
+        ids.reserveCapacity(words.count)
+        for (id, word) in words.enumerated() { ids[word] = UInt32(id) }
+        let idBits = max(1, Int.bitWidth - (max(words.count - 1, 1)).leadingZeroBitCount)
+        let orders = parts[0].tables.count
+        var jobs: [(table: Table, map: [UInt32])] = []
+        for part in parts {
+            let map = part.words.map { ids[$0]! }
+            for table in part.tables { jobs.append((table, map)) }
+        }
+        let sorted = NgramCounter.perTable(jobs, threads: threads) { job in job.table.remapped(job.map, idBits: idBits) }
+        jobs = []
+        let byOrder = (0..<orders).map { k in stride(from: k, to: sorted.count, by: orders).map { sorted[$0] } }
+        let tables = NgramCounter.perTable(byOrder, threads: threads) { Table.merging($0) }
+        return NgramCounts(order: parts[0].order, words: words, unigramCounts: words.map { totals[$0] ?? 0 }, tables: tables,
+                           tokens: parts.reduce(0) { $0 + $1.tokens }, sentences: parts.reduce(0) { $0 + $1.sentences })
+    }
+}
+
+extension NgramCounts.Table {
+    /// The table with every id rewritten through `map`, sorted again (entries stay distinct: `map`
+    /// is one to one). Packs each tuple into a UInt64 when `idBits · n` fits.
+    func remapped(_ map: [UInt32], idBits: Int) -> NgramCounts.Table {
+        guard idBits * n <= 64 else {
+            return NgramCounts.sortedSummed(n: n, keys: keys.map { map[Int($0)] }, counts: counts)
+        }
+        var packed = Self.pack(keys: keys, counts: counts, n: n, map: map, idBits: idBits)
+        packed.sort { $0.0 < $1.0 }
+        return Self.unpack(packed, n: n, idBits: idBits)
+    }
+
+    /// Each entry's ids through `map`, packed into one UInt64 (w1 most significant), with its count.
+    static func pack(keys: [UInt32], counts: [UInt32], n: Int, map: [UInt32], idBits: Int) -> [(UInt64, UInt32)] {
+        var packed = [(UInt64, UInt32)]()
+        packed.reserveCapacity(counts.count)
+        keys.withUnsafeBufferPointer { k in
+            for e in 0..<counts.count {
+                var key: UInt64 = 0
+                for j in 0..<n { key = (key << UInt64(idBits)) | UInt64(map[Int(k[e * n + j])]) }
+                packed.append((key, counts[e]))
+            }
+        }
+        return packed
+    }
+
+    /// The table of packed entries (in their order).
+    static func unpack(_ packed: [(UInt64, UInt32)], n: Int, idBits: Int) -> NgramCounts.Table {
+        var outKeys = [UInt32](repeating: 0, count: packed.count * n)
+        var outCounts = [UInt32](repeating: 0, count: packed.count)
+        let idMask = (UInt64(1) << UInt64(idBits)) - 1
+        for (e, (key, count)) in packed.enumerated() {
+            var rest = key
+            for j in stride(from: n - 1, through: 0, by: -1) {
+                outKeys[e * n + j] = UInt32(rest & idMask)
+                rest >>= UInt64(idBits)
+            }
+            outCounts[e] = count
+        }
+        return NgramCounts.Table(n: n, keys: outKeys, counts: outCounts)
+    }
+}

@@ -68,19 +68,6 @@ final class NgramTable {
         if counts.count * 2 > slots.count { grow() }
     }
 
-    /// Adds entries of another table (`n` ids each, through `map`) with their counts.
-    func add(keys: [UInt32], counts: [UInt32], remapping map: [UInt32]) {
-        var ids = [UInt32](repeating: 0, count: n)
-        keys.withUnsafeBufferPointer { keys in
-            ids.withUnsafeMutableBufferPointer { buffer in
-                for entry in 0..<counts.count {
-                    for j in 0..<n { buffer[j] = map[Int(keys[entry * n + j])] }
-                    add(UnsafePointer(buffer.baseAddress!), count: counts[entry])
-                }
-            }
-        }
-    }
-
     private func grow() {
         let size = slots.count * 2
         var bigger = [UInt32](repeating: 0, count: size)
@@ -104,32 +91,13 @@ final class NgramTable {
         let n = self.n
         let total = counts.count
         if idBits * n <= 64 {
-            // Pack each tuple into one UInt64 (w1 most significant) and sort (key, count) pairs.
-            var packed = [(UInt64, UInt32)]()
-            packed.reserveCapacity(total)
-            keys.withUnsafeBufferPointer { k in
-                for e in 0..<total {
-                    var key: UInt64 = 0
-                    for j in 0..<n { key = (key << UInt64(idBits)) | UInt64(map[Int(k[e * n + j])]) }
-                    packed.append((key, counts[e]))
-                }
-            }
+            var packed = NgramCounts.Table.pack(keys: keys, counts: counts, n: n, map: map, idBits: idBits)
             // The table's own arrays are not needed any more: free them before the output's.
             keys = []
             counts = []
             packed.sort { $0.0 < $1.0 }
-            var outKeys = [UInt32](repeating: 0, count: total * n)
-            var outCounts = [UInt32](repeating: 0, count: total)
-            let idMask = (UInt64(1) << UInt64(idBits)) - 1
-            for (e, (key, count)) in packed.enumerated() {
-                var rest = key
-                for j in stride(from: n - 1, through: 0, by: -1) {
-                    outKeys[e * n + j] = UInt32(rest & idMask)
-                    rest >>= UInt64(idBits)
-                }
-                outCounts[e] = count
-            }
-            return (outKeys, outCounts)
+            let table = NgramCounts.Table.unpack(packed, n: n, idBits: idBits)
+            return (table.keys, table.counts)
         }
         var outKeys = [UInt32](repeating: 0, count: total * n)
         var outCounts = [UInt32](repeating: 0, count: total)
