@@ -44,9 +44,7 @@ public struct CorpusSentences {
                     splitter.feed(line: line, emit: emit)
                 }
                 splitter.finish(emit: emit)
-                if let expected = expectedSHA256[path], expected != summary.sha256 {
-                    errors.append("\(path): sha256 is \(summary.sha256) but the manifest says \(expected); provision it again with `make corpora`")
-                }
+                errors += ModelBuild.shaMismatches([(path, summary.sha256)], expected: expectedSHA256)
                 result.warnings += summary.warnings(cutSentences: splitter.cutSentences - cutBefore)
                 result.files.append(summary)
                 fileDone(summary)

@@ -82,9 +82,7 @@ public enum LangidTrain {
         for path in config.inputs {
             do {
                 let (read, summary) = try LangidData.read(path)
-                if let expected = config.expectedSHA256[path], expected != summary.sha256 {
-                    problems.append("\(path): sha256 is \(summary.sha256) but the manifest says \(expected); provision it again with `make corpora`")
-                }
+                problems += ModelBuild.shaMismatches([(path, summary.sha256)], expected: config.expectedSHA256)
                 samples += read
                 inputs.append(["file": URL(fileURLWithPath: path).lastPathComponent, "sha256": summary.sha256, "bytes": summary.storedBytes])
             } catch let error as PipelineError {

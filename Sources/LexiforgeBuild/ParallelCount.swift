@@ -118,7 +118,7 @@ enum ParallelCount {
             splitter = SentenceSplitter(options: text)
         }
 
-        func run(_ queue: Queue, tokens: ManagedAtomicCount) {
+        func run(_ queue: Queue, tokens: LockedCount) {
             while let batch = queue.take() {
                 let before = splitter.cutSentences
                 let tokensBefore = counter.tokens
@@ -134,7 +134,7 @@ enum ParallelCount {
     }
 
     /// A shared running total for progress lines.
-    final class ManagedAtomicCount: @unchecked Sendable {
+    final class LockedCount: @unchecked Sendable {
         private let lock = NSLock()
         private var value = 0
         func add(_ n: Int) { lock.lock(); value += n; lock.unlock() }
@@ -159,7 +159,7 @@ enum ParallelCount {
         options.treebankText = true
         let queue = Queue(capacity: 2 * threads)
         let workers = (0..<threads).map { _ in Worker(order: order, text: reader.text) }
-        let tokens = ManagedAtomicCount()
+        let tokens = LockedCount()
         let group = DispatchGroup()
         for worker in workers {
             group.enter()
@@ -227,9 +227,7 @@ enum ParallelCount {
                     send(batch)
                 }
                 ownCuts[index] += splitter.cutSentences - cutBefore
-                if let expected = reader.expectedSHA256[path], expected != summary.sha256 {
-                    errors.append("\(path): sha256 is \(summary.sha256) but the manifest says \(expected); provision it again with `make corpora`")
-                }
+                errors += ModelBuild.shaMismatches([(path, summary.sha256)], expected: reader.expectedSHA256)
                 summaries.append((index, summary))
                 fileDone(summary, tokens.current + own.tokens)
             } catch let error as CorpusError {

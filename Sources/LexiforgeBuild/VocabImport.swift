@@ -54,9 +54,7 @@ public enum VocabImport {
         let read = VocabImporter.read(paths: config.inputs, options: config.options)
         var problems = read.errors.map { "\($0.location): \($0.message)" }
         if config.strict { problems += read.warnings.map { "\($0.location): \($0.message) (an error under --strict)" } }
-        for list in read.files where config.expectedSHA256[list.path].map({ $0 != list.sha256 }) ?? false {
-            problems.append("\(list.path): sha256 is \(list.sha256) but the manifest says \(config.expectedSHA256[list.path]!); provision it again with `make corpora`")
-        }
+        problems += ModelBuild.shaMismatches(read.files.map { ($0.path, $0.sha256) }, expected: config.expectedSHA256)
         if read.contents.records.isEmpty && problems.isEmpty {
             problems.append("\(config.inputs.joined(separator: ", ")): no entry could be imported; see the warnings above")
         }

@@ -13,27 +13,7 @@ extension NgramCounts {
     /// - Complexity: O(V log V + E log E) for V words and E n-gram entries in total.
     public func merged(with other: NgramCounts) -> NgramCounts {
         precondition(order == other.order, "merging stores of different orders")
-        var totals: [String: UInt64] = [:]
-        totals.reserveCapacity(words.count + other.words.count)
-        for (id, word) in words.enumerated() { totals[word, default: 0] += unigramCounts[id] }
-        for (id, word) in other.words.enumerated() { totals[word, default: 0] += other.unigramCounts[id] }
-        let reserved = [StoreSchema.unknownToken, StoreSchema.sentenceStartToken, StoreSchema.sentenceEndToken]
-        let ranked = Self.rank(totals.filter { !reserved.contains($0.key) })
-        let newWords = reserved + ranked
-        var newIDs: [String: UInt32] = [:]
-        newIDs.reserveCapacity(newWords.count)
-        for (id, word) in newWords.enumerated() { newIDs[word] = UInt32(id) }
-        let mapA = words.map { newIDs[$0]! }
-        let mapB = other.words.map { newIDs[$0]! }
-        var newTables: [Table] = []
-        for k in 0..<tables.count {
-            let a = tables[k], b = other.tables[k]
-            var keys = a.keys.map { mapA[Int($0)] }
-            keys.append(contentsOf: b.keys.map { mapB[Int($0)] })
-            newTables.append(Self.sortedSummed(n: a.n, keys: keys, counts: a.counts + b.counts))
-        }
-        return NgramCounts(order: order, words: newWords, unigramCounts: newWords.map { totals[$0] ?? 0 },
-                           tables: newTables, tokens: tokens + other.tokens, sentences: sentences + other.sentences)
+        return Self.combining([self, other])
     }
 
     /// Keeps the `size` most frequent words (reserved tokens not included in `size`); every other
@@ -97,7 +77,6 @@ extension NgramCounts {
     /// table: words are summed by text and ranked once, every part's tables are remapped to the
     /// final ids and sorted (on up to `threads` threads), and each order's sorted tables are
     /// merged in one linear pass, counts of equal n-grams summed (saturating at `UInt32.max`).
-    /// The same result as ``merged(with:)`` folded over the parts.
     /// - Complexity: O(V log V + E log E) for V words and E entries, memory about twice the entries.
     public static func combining(_ parts: [NgramCounts], threads: Int = 1) -> NgramCounts {
         precondition(!parts.isEmpty && parts.allSatisfy { $0.order == parts[0].order }, "combining counts of different orders")
