@@ -14,7 +14,7 @@ REPORT=${REPORT:-/dev/null}
 SHARED_DATA=${SHARED_DATA:-$(cd .. && pwd)/shared/data}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-say() { echo "$*" | tee -a "$REPORT"; }
+. Tests/Bench/lib.sh   # say, ratio, best_of_3
 POLARITY="$SHARED_DATA/sentiment/polarity-train"
 TRAIN="$SHARED_DATA/langid/langid-train.tsv.gz"
 DEV="$SHARED_DATA/langid/langid-dev.tsv.gz"

@@ -25,8 +25,7 @@ KENLM=${KENLM_DIR:-Artifacts/bench/kenlm}
 SDIST_URL=https://files.pythonhosted.org/packages/02/6e/f4e159cef39ea4ef2244b4aa32857d447d60a5d0ee269e1b1f8d3723c03e/kenlm-0.3.0.tar.gz
 SDIST_SHA256=c4628bb9fb63c8a6f9240035b8b037385cfc404cb72e933cf48878291edac1e8
 mkdir -p "$(dirname "$REPORT")"
-say() { echo "$*" | tee -a "$REPORT"; }
-ratio() { python3 -c "print(f'{$1/$2:.3f}')"; }
+. Tests/Bench/lib.sh   # say, ratio, best_of_3
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 G11="$SHARED_DATA/corpora/gutenberg-11m.txt.gz"

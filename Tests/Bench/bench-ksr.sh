@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 BIN=${BIN:-.build/release/lexiforge}
 REPORT=${REPORT:-Artifacts/bench/report-ksr.txt}
 mkdir -p "$(dirname "$REPORT")"
-say() { echo "$*" | tee -a "$REPORT"; }
+. Tests/Bench/lib.sh   # say, ratio, best_of_3
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 DG="$SHARED_DATA/corpora/dorian-gray-pg174.txt"

@@ -15,7 +15,7 @@ SHARED_DATA="${SHARED_DATA:-$(cd .. && pwd)/shared/data}"
 DATA=Corpora/data
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-say() { echo "$*" | tee -a "$REPORT"; }
+. Tests/Bench/lib.sh   # say, ratio, best_of_3
 verdict() { python3 -c "import sys; sys.exit(0 if $1 else 1)" && echo "meets" || echo "MISSES"; }
 # BTC's update weight: 1 (0.5, or EWT weighted 2-4x, did no better in this cross-validation; docs/entities-and-search.md).
 BTC_WEIGHT=${BTC_WEIGHT:-1}

@@ -8,8 +8,7 @@ cd "$(dirname "$0")/../.."
 BIN=${BIN:-.build/release/lexiforge}
 REPORT=${REPORT:-Artifacts/bench/report.txt}
 mkdir -p "$(dirname "$REPORT")"
-say() { echo "$*" | tee -a "$REPORT"; }
-ratio() { python3 -c "print(f'{$1/$2:.3f}')"; }
+. Tests/Bench/lib.sh   # say, ratio, best_of_3
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 timed() {

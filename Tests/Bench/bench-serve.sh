@@ -20,7 +20,7 @@ WORK=$(mktemp -d)
 PID=""
 cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
-say() { echo "$*" | tee -a "$REPORT"; }
+. Tests/Bench/lib.sh   # say, ratio, best_of_3
 NEXT_STORE=${NEXT_STORE:-Artifacts/dorian-gray.sqlite}
 SWIPE_STORE=${SWIPE_STORE:-Artifacts/en_US-keyboard.sqlite}
 SECONDS_EACH=${SERVE_SECONDS:-10}

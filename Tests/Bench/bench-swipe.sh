@@ -19,7 +19,7 @@ mkdir -p "$OUT"
 REPORT="${REPORT:-$OUT/report.txt}"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-say() { echo "$*" | tee -a "$REPORT"; }
+. Tests/Bench/lib.sh   # say, ratio, best_of_3
 LIST=Corpora/data/wordlists/en_US_wordlist.combined.gz
 COUNT="${SWIPES:-2000}"
 say ""

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-.build/release/lexiforge}
 REPORT=${REPORT:-Artifacts/bench/report.txt}
-say() { echo "$*" | tee -a "$REPORT"; }
+. Tests/Bench/lib.sh   # say, ratio, best_of_3
 UD="$SHARED_DATA/ud"
 say ""
 say "## Text processing (UD English EWT dev; lemmatizer trained on EWT train + WordNet)"

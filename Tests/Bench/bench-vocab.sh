@@ -15,15 +15,7 @@ mkdir -p "$OUT"
 REPORT="${REPORT:-$OUT/report.txt}"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-say() { echo "$*" | tee -a "$REPORT"; }
-best_of_3() {   # best wall seconds of three runs of a command: sets BEST
-  BEST=""
-  for _ in 1 2 3; do
-    /usr/bin/time -f "%e" -o "$WORK/time" "$@" >/dev/null 2>"$WORK/stderr" || { cat "$WORK/stderr" >&2; exit 1; }
-    t=$(cat "$WORK/time")
-    if [ -z "$BEST" ] || python3 -c "import sys; sys.exit(0 if $t < $BEST else 1)"; then BEST=$t; fi
-  done
-}
+. Tests/Bench/lib.sh   # say, ratio, best_of_3
 verdict() { python3 -c "import sys; print('meets' if $1 else 'MISSES')"; }
 D=Corpora/data/vocab/jlpt
 LISTS=("$D/n5.csv" "$D/n4.csv" "$D/n3.csv" "$D/n2.csv" "$D/n1.csv")

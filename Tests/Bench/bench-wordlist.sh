@@ -12,15 +12,7 @@ mkdir -p "$OUT"
 REPORT="${REPORT:-$OUT/report.txt}"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-say() { echo "$*" | tee -a "$REPORT"; }
-best_of_3() {   # best wall seconds of three runs of a command: sets BEST
-  BEST=""
-  for _ in 1 2 3; do
-    /usr/bin/time -f "%e" -o "$WORK/time" "$@" >/dev/null 2>"$WORK/stderr" || { cat "$WORK/stderr" >&2; exit 1; }
-    t=$(cat "$WORK/time")
-    if [ -z "$BEST" ] || python3 -c "import sys; sys.exit(0 if $t < $BEST else 1)"; then BEST=$t; fi
-  done
-}
+. Tests/Bench/lib.sh   # say, ratio, best_of_3
 LIST=Corpora/data/wordlists/en_US_wordlist.combined.gz
 say ""
 say "## Wordlist: $LIST (160,715 words)"

@@ -17,13 +17,12 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 REPORT="$OUT/report.txt"
 : >"$REPORT"
-say() { echo "$*" | tee -a "$REPORT"; }
+. Tests/Bench/lib.sh   # say, ratio, best_of_3
 # wall seconds and peak RSS (KB) of a command: sets WALL and RSS
 measure() {
   /usr/bin/time -f "%e %M" -o "$WORK/time" "$@" >/dev/null 2>"$WORK/stderr" || { cat "$WORK/stderr" >&2; exit 1; }
   read -r WALL RSS <"$WORK/time"
 }
-ratio() { python3 -c "print(f'{$1/$2:.3f}')"; }
 
 # Text-stage figures (tokenization F1, lemma accuracy, tokenizer speed) at the end of the run.
 trap 'BIN=$BIN REPORT=$REPORT Tests/Bench/bench-text.sh; rm -rf "$WORK"' EXIT
