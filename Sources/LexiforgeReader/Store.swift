@@ -57,6 +57,18 @@ public struct TableStatistics: Sendable, Equatable {
     public var name: String
     public var rows: Int?
     public var bytes: Int
+
+    /// Every table and index of the database, by name (``StoreDamage`` on odd values).
+    static func fetchAll(_ db: Database) throws -> [TableStatistics] {
+        let sizes = try Row.fetchAll(db, sql: "SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY name")
+        let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+        return try sizes.map { row in
+            let name = try row.text(0, "dbstat", "name")
+            // A name read from the store goes into SQL quoted (a crafted name is just a name).
+            let rows = tables.contains(name) ? try Int.fetchOne(db, sql: "SELECT count(*) FROM \(StoreSchema.quoted(name))") : nil
+            return TableStatistics(name: name, rows: rows, bytes: try row.int(1, "dbstat", "pgsize", in: 0...Int64.max))
+        }
+    }
 }
 
 /// A read-only connection to a Lexiforge store, for front ends and tools.
@@ -275,16 +287,7 @@ public final class TrainedStore: Sendable {
 
     /// Row counts and on-disk bytes of every table and index (from SQLite's `dbstat`).
     public func tableStatistics() throws -> [TableStatistics] {
-        try checked { db in
-            let sizes = try Row.fetchAll(db, sql: "SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY name")
-            let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
-            return try sizes.map { row in
-                let name = try row.text(0, "dbstat", "name")
-                // A name read from the store goes into SQL quoted (a crafted name is just a name).
-                let rows = tables.contains(name) ? try Int.fetchOne(db, sql: "SELECT count(*) FROM \(StoreSchema.quoted(name))") : nil
-                return TableStatistics(name: name, rows: rows, bytes: try row.int(1, "dbstat", "pgsize", in: 0...Int64.max))
-            }
-        }
+        try checked { db in try TableStatistics.fetchAll(db) }
     }
 
     /// The words with the most distinct continuations, and their top continuations (for `inspect`).

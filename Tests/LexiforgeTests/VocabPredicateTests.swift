@@ -1,7 +1,8 @@
 import Foundation
+import GRDB
 import LexiforgeBuild
 import LexiforgeEvaluation
-import LexiforgeReader
+@testable import LexiforgeReader
 import LexiforgeStoreWriter
 import LexiforgeTestSupport
 import Testing
@@ -184,6 +185,66 @@ struct VocabPredicateTests {
         }
         #expect(store.cacheStatistics.statements.count <= 2 + 2 * VocabTest.allCases.count)  // distractor pools per category/levels
         #expect(Set(VocabTest.allCases.map { store.compiled($0.predicate(settings: settings)).sql }).count <= 2)
+    }
+
+    @Test("Set order without sorting agrees with sorting both sets and comparing the lists")
+    func setOrder() {
+        var g = SplitMix64(seed: 5)
+        for _ in 0..<2_000 {
+            let x = Set((0..<Int.random(in: 0...4, using: &g)).map { _ in Int.random(in: 0..<6, using: &g) })
+            let y = Set((0..<Int.random(in: 0...4, using: &g)).map { _ in Int.random(in: 0..<6, using: &g) })
+            let expected = x.sorted().lexicographicallyPrecedes(y.sorted())
+            #expect(VocabPredicate.sortedPrecedes(x, y, <) == expected, "\(x.sorted()) vs \(y.sorted())")
+        }
+    }
+
+    @Test("A damaged vocabulary store answers with an error naming the file, never a crash",
+          arguments: [
+              "UPDATE vocab_entry SET bucket = 'b' WHERE id % 3 = 0",
+              "UPDATE vocab_entry SET id = id + 100000 WHERE id % 5 = 0",
+              "UPDATE vocab_bucket SET levels = 'x'",
+              "UPDATE vocab_bucket SET has_reading = 7",
+              "UPDATE vocab_bucket SET entries = entries + 1 WHERE id = 1",
+              "DELETE FROM vocab_entry WHERE id % 2 = 0",
+              "UPDATE vocab_entry SET expression = 12 WHERE id % 4 = 0",
+          ])
+    func damaged(_ sql: String) throws {
+        let folder = try TemporaryFolder()
+        let store = try Self.makeStore(folder)
+        let path = folder.path + "/damaged.sqlite"
+        try FileManager.default.copyItem(atPath: store.path, toPath: path)
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA ignore_check_constraints = ON; PRAGMA foreign_keys = OFF")
+            try db.execute(sql: sql)
+        }
+        try queue.close()
+        var failures = 0
+        func run(_ body: () throws -> Void) {
+            do { try body() } catch let error as StoreError {
+                failures += 1
+                #expect(error.description.contains(path), "\(error)")
+            } catch {
+                Issue.record("not a StoreError: \(error)")
+            }
+        }
+        var reopened: VocabularyStore?
+        run { reopened = try VocabularyStore(path: path) }
+        guard let damaged = reopened else { return }
+        var g = SplitMix64(seed: 9)
+        let predicates: [VocabPredicate] = [.all, .levels(["L2"]), .prefix("会"), .or([.prefix("あ"), .prefix("テレ")]), .not(.prefix("か")),
+                                            .and([.categories([.kanji, .hiragana]), .not(.levels(["L1"]))])]
+        for p in predicates {
+            run { _ = try damaged.count(matching: p) }
+            run {
+                if let e = try damaged.random(matching: p, using: &g) { _ = try damaged.distractors(for: e, count: 3, using: &g) }
+            }
+        }
+        // Damage the reader can see in what these queries read is reported (the rest, e.g. a
+        // missing row, reads as an answer without it).
+        if sql.contains("bucket = 'b'") || sql.contains("levels = 'x'") || sql.contains("has_reading") || sql.contains("entries + 1") {
+            #expect(failures > 0, "no error for \(sql)")
+        }
     }
 
     @Test("Canonical forms without a store: sorting, merging, NOT")

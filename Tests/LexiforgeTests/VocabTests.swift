@@ -234,4 +234,20 @@ struct VocabCLITests {
         #expect(count.status == 0 && count.stdout.hasPrefix("4\n") && count.stdout.contains("canonical: level IN {N5}"))
         #expect(try CLI.run(["vocab", "quiz", store, "--test", "choose-word", "--choices", "1"]).status == 64)
     }
+
+    @Test("inspect and verify describe a vocabulary store; inspect still refuses a file that is no store")
+    func inspect() throws {
+        let dir = try TemporaryFolder()
+        let store = dir.file("v.sqlite")
+        #expect(try CLI.run(["vocab", "import", Self.fixture("tiny.csv"), Self.fixture("tiny.tsv"), "-o", store, "--quiet"]).status == 0)
+        let report = try CLI.run(["inspect", store])
+        #expect(report.status == 0)
+        #expect(report.stdout.contains("vocab_entry") && report.stdout.contains("vocabulary: ") && report.stdout.contains("entries (view vocab_view)"))
+        #expect(report.stdout.contains("  N5\t4\n"), "\(report.stdout)")
+        #expect(report.stdout.contains("vocab_import: {"))
+        let verify = try CLI.run(["verify", store])
+        #expect(verify.status == 0 && verify.stdout.contains("a vocabulary store"))
+        let other = try CLI.run(["inspect", Self.fixture("tiny.csv")])
+        #expect(other.status == 1 && other.stderr.contains("not a Lexiforge store"))
+    }
 }

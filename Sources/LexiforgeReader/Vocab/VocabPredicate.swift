@@ -50,6 +50,42 @@ public indirect enum VocabPredicate: Hashable, Sendable, CustomStringConvertible
         }
     }
 
+    /// Hashes what `==` compares, cheaply: a set's elements are folded into one word (XOR of
+    /// FNV-1a over the UTF-8 of each level, a bit mask of the categories) instead of `Set`'s
+    /// own hash, which runs a seeded hasher per element. Every query hashes its predicate (the
+    /// canonical-form and answer caches), so this is on the path of a cached query.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .all: hasher.combine(0 as UInt8)
+        case .none: hasher.combine(1 as UInt8)
+        case .levels(let names):
+            hasher.combine(2 as UInt8)
+            var mix: UInt64 = 0
+            for name in names {
+                var h: UInt64 = 0xcbf2_9ce4_8422_2325
+                for byte in name.utf8 { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
+                mix ^= h
+            }
+            hasher.combine(mix)
+        case .categories(let set):
+            hasher.combine(3 as UInt8)
+            hasher.combine(set.reduce(Int64(0)) { $0 | $1.bit })
+        case .has(let field):
+            hasher.combine(4 as UInt8)
+            hasher.combine(field)
+        case .prefix(let text):
+            hasher.combine(5 as UInt8)
+            hasher.combine(text)
+        case .and(let operands), .or(let operands):
+            hasher.combine(operands.count)
+            if case .and = self { hasher.combine(6 as UInt8) } else { hasher.combine(7 as UInt8) }
+            for operand in operands { operand.hash(into: &hasher) }
+        case .not(let operand):
+            hasher.combine(8 as UInt8)
+            operand.hash(into: &hasher)
+        }
+    }
+
     /// UTF-8 byte order: SQLite's BINARY collation, and the order of entry ids in a store.
     public static func byteOrder(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
@@ -134,7 +170,8 @@ public indirect enum VocabPredicate: Hashable, Sendable, CustomStringConvertible
         if rest.contains(.none) { return .none }
         // a AND b is FALSE when a implies NOT b (b a test or a negated test: NOT of a compound
         // operand is itself a compound predicate, too costly to build for every pair).
-        for a in rest where rest.contains(where: { b in b.isLiteral && implies(a, negate(b, facts), facts) }) { return .none }
+        let negatedLiterals = rest.filter(\.isLiteral).map { negate($0, facts) }
+        for a in rest where negatedLiterals.contains(where: { implies(a, $0, facts) }) { return .none }
         // Drop what another operand implies (absorption: X AND (X OR Y) is X; a narrower level
         // test implies a wider one; categories without "untestable" imply `reading != nil`).
         return simplified(rest, facts: facts, conjunction: true)
@@ -163,7 +200,10 @@ public indirect enum VocabPredicate: Hashable, Sendable, CustomStringConvertible
         if rest.contains(.all) { return .all }
         rest.remove(.none)
         // a OR b is TRUE when NOT a implies b (x OR NOT x; `reading != nil` OR "untestable").
-        for a in rest where a.isLiteral && rest.contains(where: { b in implies(negate(a, facts), b, facts) }) { return .all }
+        for a in rest where a.isLiteral {
+            let negated = negate(a, facts)
+            if rest.contains(where: { implies(negated, $0, facts) }) { return .all }
+        }
         // Drop what implies another operand (absorption: X OR (X AND Y) is X).
         return simplified(rest, facts: facts, conjunction: false)
     }
@@ -212,14 +252,27 @@ public indirect enum VocabPredicate: Hashable, Sendable, CustomStringConvertible
             return x.count < y.count
         }
         switch (a, b) {
-        case (.categories(let x), .categories(let y)): return lexicographic(x.map(\.rawValue).sorted(), y.map(\.rawValue).sorted(), <)
-        case (.levels(let x), .levels(let y)): return lexicographic(x.sorted(by: byteOrder), y.sorted(by: byteOrder), byteOrder)
+        case (.categories(let x), .categories(let y)): return sortedPrecedes(x, y) { $0.rawValue < $1.rawValue }
+        case (.levels(let x), .levels(let y)): return sortedPrecedes(x, y, byteOrder)
         case (.has(let x), .has(let y)): return x < y
         case (.prefix(let x), .prefix(let y)): return byteOrder(x, y)
         case (.not(let x), .not(let y)): return precedes(x, y)
         case (.and(let x), .and(let y)), (.or(let x), .or(let y)): return lexicographic(x, y, precedes)
         default: return rank(a) < rank(b)
         }
+    }
+
+    /// Whether the elements of `x`, sorted, precede those of `y`, sorted, lexicographically (a
+    /// proper prefix first), without sorting: the lists agree up to the smallest element `k` in
+    /// only one of the sets; if `k` is in `x`, `x` comes first unless `y` has nothing after `k`
+    /// (then `y` is a prefix of `x`); if `k` is in `y`, `x` comes first when it has nothing after `k`.
+    static func sortedPrecedes<T: Hashable>(_ x: Set<T>, _ y: Set<T>, _ less: (T, T) -> Bool) -> Bool {
+        var k: T?
+        var inX = false
+        for e in x where !y.contains(e) && (k.map { less(e, $0) } ?? true) { k = e; inX = true }
+        for e in y where !x.contains(e) && (k.map { less(e, $0) } ?? true) { k = e; inX = false }
+        guard let k else { return false }
+        return inX ? y.contains { less(k, $0) } : !x.contains { less(k, $0) }
     }
 
     /// Whether every entry satisfying canonical `a` satisfies canonical `b` (sound, not complete).

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// The SQL that answers a canonical predicate with the id ranges of its entries.
 ///
@@ -181,36 +182,50 @@ public struct VocabMatches: Sendable {
         return ranges[lo].lowerBound + Int64(k) - before
     }
 
-    /// Runs a compiled query.
+    /// Runs a compiled query. Rows are read with raw SQLite calls (a first query steps through
+    /// every bucket; GRDB's `Row` would copy each one), every value checked (``StoreDamage``).
     static func fetch(_ query: VocabCompiledQuery, _ db: Database) throws -> VocabMatches {
-        let rows = try Row.fetchAll(db.cachedStatement(sql: query.sql), arguments: StatementArguments(query.arguments.map(\.databaseValue)))
         var ranges: [Range<Int64>] = []
+        func positive(_ handle: OpaquePointer?, _ column: Int32, _ name: String) throws -> Int64 {
+            let v = try RawColumn.integer(handle, column, "`vocab_bucket`.\(name)")
+            guard v >= 1, v <= Int64(Int32.max) else { throw StoreDamage("`vocab_bucket.\(name)` holds \(v), outside 1...\(Int32.max)") }
+            return v
+        }
         guard let spanSQL = query.spanSQL else {
-            for row in rows {
-                let first = try row.integer(0, "vocab_bucket", "first_entry", in: 1...Int64(Int32.max))
-                let n = try row.integer(1, "vocab_bucket", "entries", in: 1...Int64(Int32.max))
-                ranges.append(first..<(first + n))
+            try step(db, query.sql, query.arguments) { handle in
+                let first = try positive(handle, 0, "first_entry")
+                ranges.append(first..<(first + (try positive(handle, 1, "entries"))))
             }
             return VocabMatches(ranges: ranges)
         }
         let m = query.flags
         // Per bucket, its entries in each inner interval: (interval, first id, count).
         var spans: [Int64: [(interval: Int, first: Int64, count: Int64)]] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: spanSQL), arguments: StatementArguments(query.spanArguments.map(\.databaseValue))) {
-            let bucket = try row.integer(0, "vocab_entry", "bucket")
-            let interval = try row.int(1, "vocab_entry", "interval", in: 1...Int64(m - 1))
-            spans[bucket, default: []].append((interval, try row.integer(2, "vocab_entry", "id"), try row.integer(3, "vocab_entry", "count", in: 1...Int64(Int32.max))))
+        try step(db, spanSQL, query.spanArguments) { handle in
+            let bucket = try RawColumn.integer(handle, 0, "`vocab_entry`.bucket")
+            let interval = try RawColumn.integer(handle, 1, "the interval of a `vocab_entry` span")
+            guard interval >= 1, interval < Int64(m) else { throw StoreDamage("a `vocab_entry` span falls in interval \(interval), outside 1...\(m - 1)") }
+            let first = try RawColumn.integer(handle, 2, "`vocab_entry`.id")
+            let n = try RawColumn.integer(handle, 3, "the count of a `vocab_entry` span")
+            guard n >= 1, n <= Int64(Int32.max) else { throw StoreDamage("a `vocab_entry` span counts \(n) entries") }
+            spans[bucket, default: []].append((Int(interval), first, n))
         }
-        for row in rows {
-            let bucket = try row.integer(0, "vocab_bucket", "id")
-            let first = try row.integer(1, "vocab_bucket", "first_entry", in: 1...Int64(Int32.max))
-            let end = first + (try row.integer(2, "vocab_bucket", "entries", in: 1...Int64(Int32.max)))
-            var flags: [Bool] = []
-            for j in 0..<m { flags.append(try row.integer(3 + j, "vocab_bucket", "condition", in: 0...1) != 0) }
-            guard flags.contains(true) else { continue }
+        var flags = [Bool](repeating: false, count: m)
+        try step(db, query.sql, query.arguments) { handle in
+            let bucket = try RawColumn.integer(handle, 0, "`vocab_bucket`.id")
+            let first = try positive(handle, 1, "first_entry")
+            let end = first + (try positive(handle, 2, "entries"))
+            var any = false
+            for j in 0..<m {
+                let v = try RawColumn.integer(handle, Int32(3 + j), "a `vocab_bucket` condition")
+                guard v == 0 || v == 1 else { throw StoreDamage("a `vocab_bucket` condition is \(v), not 0 or 1 (a damaged column type?)") }
+                flags[j] = v != 0
+                any = any || flags[j]
+            }
+            guard any else { return }
             guard let inner = spans[bucket]?.sorted(by: { $0.interval < $1.interval }) else {
                 if flags[0] { ranges.append(first..<end) }
-                continue
+                return
             }
             // Between and around the scanned intervals: texts outside every prefix (interval 0).
             var cursor = first
@@ -226,5 +241,32 @@ public struct VocabMatches: Sendable {
         }
         return VocabMatches(ranges: ranges.sorted { $0.lowerBound < $1.lowerBound })
     }
+
+    /// Steps a cached statement with these arguments, calling `row` with the handle on each row.
+    private static func step(_ db: Database, _ sql: String, _ arguments: [VocabCompiledQuery.Int64OrText],
+                             _ row: (OpaquePointer?) throws -> Void) throws {
+        let handle = try db.cachedStatement(sql: sql).sqliteStatement
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        for (i, argument) in arguments.enumerated() {
+            switch argument {
+            case .int(let v): sqlite3_bind_int64(handle, Int32(i + 1), v)
+            case .text(let t): sqlite3_bind_text(handle, Int32(i + 1), t, -1, transient)
+            }
+        }
+        while true {
+            switch sqlite3_step(handle) {
+            case SQLITE_ROW: try row(handle)
+            case SQLITE_DONE: return
+            case let status:
+                throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+        }
+    }
 }
 
+
+/// SQLite's SQLITE_TRANSIENT: the bound text is copied before `sqlite3_bind_text` returns.
+private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)

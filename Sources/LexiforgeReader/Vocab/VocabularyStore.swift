@@ -183,7 +183,11 @@ public final class VocabularyStore: @unchecked Sendable {
     public func random<G: RandomNumberGenerator>(matching predicate: VocabPredicate, using generator: inout G) throws -> VocabEntry? {
         let found = try matches(predicate)
         guard found.count > 0 else { return nil }
-        return try entry(id: found.id(at: Int.random(in: 0..<found.count, using: &generator)))
+        let id = found.id(at: Int.random(in: 0..<found.count, using: &generator))
+        guard let picked = try entry(id: id) else {
+            throw StoreError.damaged(path, "entry \(id) lies in a `vocab_bucket` range but is missing from `vocab_entry`")
+        }
+        return picked
     }
 
     /// Up to `count` distinct entries for the wrong answers of a multiple-choice question on
@@ -290,6 +294,48 @@ public final class VocabularyStore: @unchecked Sendable {
             }
         } catch let error as StoreDamage {
             throw StoreError.damaged(path, error.what)
+        }
+    }
+
+    /// What `lexiforge inspect` prints about a vocabulary store: entries per level and
+    /// category, present fields, buckets, and rows and bytes per table.
+    public struct Summary: Sendable {
+        public var entries: Int
+        public var buckets: Int
+        /// Entries at each level (a word at several levels counts at each), in level order.
+        public var levels: [(name: String, entries: Int)]
+        public var categories: [(category: VocabCategory, entries: Int)]
+        public var withReading: Int
+        public var withMeaning: Int
+        public var tables: [TableStatistics]
+    }
+
+    /// The store's ``Summary`` (reads the bucket table and SQLite's `dbstat`; for tools).
+    public func summary() throws -> Summary {
+        do {
+            return try queue.inDatabase { db in
+                var levelCounts = [Int](repeating: 0, count: levels.count)
+                var categoryCounts = [Int](repeating: 0, count: VocabCategory.allCases.count)
+                var buckets = 0, reading = 0, meaning = 0
+                for row in try Row.fetchAll(db, sql: "SELECT levels, category, has_reading, has_meaning, entries FROM vocab_bucket ORDER BY id") {
+                    let mask = try row.integer(0, "vocab_bucket", "levels", in: 0...((1 << Int64(levels.count)) - 1))
+                    let category = try row.int(1, "vocab_bucket", "category", in: 0...Int64(VocabCategory.allCases.count - 1))
+                    let n = try row.int(4, "vocab_bucket", "entries", in: 1...Int64(Int32.max))
+                    buckets += 1
+                    for bit in levels.indices where mask & (1 << Int64(bit)) != 0 { levelCounts[bit] += n }
+                    categoryCounts[category] += n
+                    if try row.integer(2, "vocab_bucket", "has_reading", in: 0...1) == 1 { reading += n }
+                    if try row.integer(3, "vocab_bucket", "has_meaning", in: 0...1) == 1 { meaning += n }
+                }
+                return Summary(
+                    entries: entryCount, buckets: buckets, levels: zip(levels, levelCounts).map { ($0, $1) },
+                    categories: VocabCategory.allCases.map { ($0, categoryCounts[$0.rawValue]) },
+                    withReading: reading, withMeaning: meaning, tables: try TableStatistics.fetchAll(db))
+            }
+        } catch let error as StoreDamage {
+            throw StoreError.damaged(path, error.what)
+        } catch let error as DatabaseError {
+            throw StoreError.damaged(path, error.message ?? error.description)
         }
     }
 
