@@ -74,6 +74,11 @@ public enum SwipeEval {
         /// Swipes whose word (case-folded) the dictionary has, and their hits.
         public var inDictionary = 0, top1InDictionary = 0, top4InDictionary = 0
         public var filterKept = [0, 0, 0, 0], allFiltersKept = 0, filterTested = 0
+        /// Of ``filterTested``: taps (a path shorter than ``tapLength`` key widths), and the length
+        /// filter's keeps among them. A tap for a longer word cannot be decoded by its shape; real
+        /// swipe logs have some (a tap where a swipe was asked for), and they are most of what the
+        /// length filter drops, so the report separates them.
+        public var tapsTested = 0, lengthKeptOnTaps = 0
         /// In-dictionary swipes whose word passed the filters and made the DTW shortlist.
         public var shortlistKept = 0
         public var withContext = 0
@@ -89,6 +94,9 @@ public enum SwipeEval {
         public var title = ""
 
         public init() {}
+
+        /// Shorter paths are taps (key widths).
+        public static let tapLength = 0.3
 
         static func pct(_ a: Int, _ b: Int) -> String { b == 0 ? "-" : String(format: "%.2f%%", 100 * Double(a) / Double(b)) }
 
@@ -108,6 +116,7 @@ public enum SwipeEval {
                 "all swipes: top-1 \(pct(top1, swipes))  top-4 \(pct(top4, swipes))",
                 "word in the dictionary: top-1 \(pct(top1InDictionary, inDictionary))  top-4 \(pct(top4InDictionary, inDictionary))",
                 "filters kept the word: start point \(pct(filterKept[0], filterTested)), start direction \(pct(filterKept[1], filterTested)), end point \(pct(filterKept[2], filterTested)), length \(pct(filterKept[3], filterTested)); all four \(pct(allFiltersKept, filterTested)); shortlist \(pct(shortlistKept, filterTested))",
+                "length filter on strokes of \(Self.tapLength) key widths or more: \(pct(filterKept[3] - lengthKeptOnTaps, filterTested - tapsTested)); on the \(tapsTested) shorter ones (taps): \(pct(lengthKeptOnTaps, tapsTested))",
                 String(format: "latency ms: p50 %.2f  p95 %.2f  p99 %.2f  max %.2f", quantile(0.5), quantile(0.95), quantile(0.99), latenciesMs.max() ?? .nan),
                 String(format: "cpu ms (decoding thread): p50 %.2f  p95 %.2f  p99 %.2f  max %.2f", Self.quantile(0.5, of: cpuMs),
                        Self.quantile(0.95, of: cpuMs), Self.quantile(0.99, of: cpuMs), cpuMs.max() ?? .nan),
@@ -125,6 +134,7 @@ public enum SwipeEval {
             inDictionary += o.inDictionary; top1InDictionary += o.top1InDictionary; top4InDictionary += o.top4InDictionary
             for k in 0 ..< 4 { filterKept[k] += o.filterKept[k] }
             allFiltersKept += o.allFiltersKept; filterTested += o.filterTested; shortlistKept += o.shortlistKept
+            tapsTested += o.tapsTested; lengthKeptOnTaps += o.lengthKeptOnTaps
             withContext += o.withContext
             latenciesMs += o.latenciesMs; cpuMs += o.cpuMs; candidatesAfterFilters += o.candidatesAfterFilters
             misses += o.misses
@@ -245,6 +255,10 @@ public enum SwipeEval {
             let verdicts = decoder.filterVerdicts(prepared, entry: i)
             report.filterTested += 1
             for (k, v) in verdicts.enumerated() where v { report.filterKept[k] += 1 }
+            if prepared.length < Report.tapLength {
+                report.tapsTested += 1
+                if verdicts[3] { report.lengthKeptOnTaps += 1 }
+            }
             if !verdicts.contains(false) { report.allFiltersKept += 1 }
             if result.shortlisted.contains(Int32(i)) { report.shortlistKept += 1 }
         }
