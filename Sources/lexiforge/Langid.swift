@@ -107,7 +107,7 @@ struct LangidTrainCommand: ParsableCommand {
     @Option(help: "Initial SGD step (logistic).")
     var learningRate = 0.2
 
-    @Flag(help: "Do not also train on short prefixes of the sentences.")
+    @Flag(help: "Do not also train on short pieces (prefixes and substrings of 8-30 characters) of the sentences.")
     var noPrefixes = false
 
     @Flag(help: "Do not weight languages equally.")
