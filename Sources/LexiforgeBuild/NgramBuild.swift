@@ -173,13 +173,13 @@ public enum NgramBuild {
             }
             try StoreWriter.write(model: model, lexicon: lexicon, meta: meta,
                                   words: config.wordClasses ? wordColumns(model.counts.words, lemmatizer: lemmatizer) : nil,
-                                  hmm: hmm, to: file, threads: config.threads)
+                                  hmm: hmm, to: file)
             written = model.counts
         } else {
             progress.stage(3, of: stages, "Writing \(config.destination ?? config.output)")
             try StoreWriter.write(counts: counts, lexicon: lexicon, meta: meta,
                                   words: config.wordClasses ? wordColumns(counts.words, lemmatizer: lemmatizer) : nil,
-                                  hmm: hmm, to: file, threads: config.threads)
+                                  hmm: hmm, to: file)
         }
         progress.endStage()
         let bytes = (try? FileManager.default.attributesOfItem(atPath: config.output)[.size] as? Int) ?? 0

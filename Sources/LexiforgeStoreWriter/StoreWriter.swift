@@ -111,52 +111,38 @@ public enum StoreWriter {
     /// every entry's word must be in `counts.words`. `words`, when given, fills the `word_class` table.
     /// `hmm`, when given, adds the hidden Markov tables (``StoreSchema/HMM``); its word ids must be
     /// ids of `counts.words`.
-    /// `threads` > 1 writes the large n-gram tables on threads of their own (``asideRows``).
     public static func write(
         counts: NgramCounts, lexicon: Lexicon? = nil, meta: [String: String], words columns: WordColumns? = nil,
-        hmm: HMMTables? = nil, to file: AtomicStoreFile, threads: Int = 1
+        hmm: HMMTables? = nil, to file: AtomicStoreFile
     ) throws(StoreWriteError) {
-        try write(counts: counts, model: nil, lexicon: lexicon, columns: columns, hmm: hmm, meta: meta, to: file, threads: threads)
+        try write(counts: counts, model: nil, lexicon: lexicon, columns: columns, hmm: hmm, meta: meta, to: file)
     }
 
     /// Writes a store with the language model's probabilities and backoffs next to the counts.
     /// `topLists` overrides the size rule for the `_top` tables (tests use it on small stores).
-    /// `threads` > 1 writes the large n-gram tables on threads of their own (``asideRows``).
     public static func write(
         model: LanguageModel, lexicon: Lexicon? = nil, meta: [String: String], words columns: WordColumns? = nil,
-        hmm: HMMTables? = nil, to file: AtomicStoreFile, topLists: Bool? = nil, threads: Int = 1
+        hmm: HMMTables? = nil, to file: AtomicStoreFile, topLists: Bool? = nil
     ) throws(StoreWriteError) {
-        try write(counts: model.counts, model: model, lexicon: lexicon, columns: columns, hmm: hmm, meta: meta, to: file,
-                  topLists: topLists, threads: threads)
-    }
-
-    /// N-gram tables of at least this many rows are written aside when there are threads to spare:
-    /// each into a database of its own in the store's private folder, on a thread of its own,
-    /// while this thread writes the rest; then copied in (SQLite's transfer of sorted rows) before
-    /// the repack. The repack (VACUUM) rebuilds every table in schema order from its rows, so the
-    /// file is byte for byte the one a single thread writes (tested). `LEXIFORGE_ASIDE_ROWS`
-    /// overrides it (tests write tiny stores this way).
-    public static var asideRows: Int {
-        ProcessInfo.processInfo.environment["LEXIFORGE_ASIDE_ROWS"].flatMap { Int($0) }.map { max(1, $0) } ?? 1_000_000
+        try write(counts: model.counts, model: model, lexicon: lexicon, columns: columns, hmm: hmm, meta: meta, to: file, topLists: topLists)
     }
 
     static func write(
         counts: NgramCounts, model: LanguageModel?, lexicon: Lexicon?, columns: WordColumns?, hmm: HMMTables?,
-        meta: [String: String], to file: AtomicStoreFile, topLists: Bool? = nil, threads: Int = 1
+        meta: [String: String], to file: AtomicStoreFile, topLists: Bool? = nil
     ) throws(StoreWriteError) {
         let rows = counts.words.count + counts.tables.reduce(0) { $0 + $1.entryCount }
         let topTables = model != nil && (topLists ?? (rows >= StoreSchema.topContinuationThreshold))
         let statements = StoreSchema.creationStatements(
             order: counts.order, languageModel: model != nil, topTables: topTables, wordClasses: columns != nil,
             clusters: model?.clusterModel != nil, formRules: model?.formRules != nil)
-        let pageSize = pageSize(for: counts, lexicon: lexicon)
-        // The largest tables first, one per spare thread.
-        let aside = threads > 1
-            ? Set(counts.tables.indices.filter { counts.tables[$0].entryCount >= asideRows }
-                .sorted { counts.tables[$0].entryCount > counts.tables[$1].entryCount }.prefix(threads - 1))
-            : []
-        // Everything but the tables written aside, on this thread.
-        func fillRest(_ db: Database) throws {
+        try build(file, pageSize: pageSize(for: counts, lexicon: lexicon)) { db in
+            for sql in statements
+            where !sql.hasPrefix("CREATE UNIQUE INDEX") && !sql.hasPrefix("CREATE INDEX") {
+                try db.execute(sql: sql)
+            }
+            let metaInsert = try db.makeStatement(sql: "INSERT INTO meta(key, value) VALUES (?, ?)")
+            for key in meta.keys.sorted() { try metaInsert.execute(arguments: [key, meta[key]!]) }
             let wordCounts = counts.unigramCounts.map { Int64($0) }
             if let model {
                 try WordRows.insert(db, texts: counts.words, counts: wordCounts,
@@ -171,7 +157,7 @@ public enum StoreWriter {
                     try classInsert.execute(arguments: [id, columns.lemmas[id], Int64(columns.scripts[id])])
                 }
             }
-            for (k, table) in counts.tables.enumerated() where !aside.contains(k) {
+            for (k, table) in counts.tables.enumerated() {
                 try insert(table, logProbs: model?.logProbs[k],
                            logBackoffs: model.flatMap { k < $0.logBackoffs.count ? $0.logBackoffs[k] : nil },
                            into: StoreSchema.ngramTable(order: table.n), db: db)
@@ -191,59 +177,18 @@ public enum StoreWriter {
                 try db.execute(sql: sql)
             }
         }
-        var writers: [AsideWriter] = []
-        try build(file, pageSize: pageSize, fill: { db in
-            for sql in statements
-            where !sql.hasPrefix("CREATE UNIQUE INDEX") && !sql.hasPrefix("CREATE INDEX") {
-                try db.execute(sql: sql)
-            }
-            for k in aside.sorted() {
-                let table = counts.tables[k]
-                let names = [StoreSchema.ngramTable(order: table.n)] + (topTables ? [StoreSchema.topTable(order: table.n)] : [])
-                let creation = names.map { name in statements.first { $0.hasPrefix("CREATE TABLE \(name) (") }! }
-                writers.append(AsideWriter.start(path: file.temporaryPath + "-" + names[0], pageSize: pageSize, creation: creation, tables: names) { adb in
-                    try insert(table, logProbs: model?.logProbs[k],
-                               logBackoffs: model.flatMap { k < $0.logBackoffs.count ? $0.logBackoffs[k] : nil },
-                               into: names[0], db: adb)
-                    if topTables, let model { try insertTopLists(table, logProbs: model.logProbs[k], db: adb) }
-                })
-            }
-            do {
-                try fillRest(db)
-            } catch {
-                for writer in writers { _ = writer.wait() }
-                throw error
-            }
-        }, afterwards: { db in
-            // Every writer finishes before anything is copied or reported.
-            let failures = writers.compactMap { $0.wait() }
-            if let failure = failures.first { throw failure }
-            for writer in writers { try db.execute(sql: "ATTACH DATABASE ? AS \(writer.schema)", arguments: [writer.path]) }
-            // One second transaction whether or not tables were written aside: the file's change
-            // counter (in its header) then does not depend on the thread count.
-            try db.inTransaction {
-                for writer in writers { try writer.copy(into: db) }
-                let metaInsert = try db.makeStatement(sql: "INSERT INTO meta(key, value) VALUES (?, ?)")
-                for key in meta.keys.sorted() { try metaInsert.execute(arguments: [key, meta[key]!]) }
-                return .commit
-            }
-            for writer in writers {
-                try db.execute(sql: "DETACH DATABASE \(writer.schema)")
-                try? FileManager.default.removeItem(atPath: writer.path)
-            }
-        })
     }
 
     /// The one sequence every store is written by: a temporary file (fresh, or with `copying`, a
     /// copy of an existing store that `fill` adds to) with bulk-load settings, `fill` in one
-    /// transaction (and `afterwards`, outside it), then a repack into a fresh file (`VACUUM INTO`:
-    /// pages full, about a tenth smaller, and a header that depends only on the contents, not on
-    /// how many transactions or cache spills built them), then the application id and schema
-    /// version stamped last, then the rename over the destination. On any failure the private
-    /// folder with every temporary file is removed and the destination stays as it was.
+    /// transaction, then a repack into a fresh file (`VACUUM INTO`: pages full, about a tenth
+    /// smaller; one copy where `VACUUM` makes two, 1.3 s instead of 2.1 s for a 200 MB store; and
+    /// a header that depends only on the contents, not on how the pages were written), then the
+    /// application id and schema version stamped last, then the rename over the destination. On
+    /// any failure the private folder with every temporary file is removed and the destination
+    /// stays as it was.
     static func build(
-        _ file: AtomicStoreFile, pageSize: Int, copying source: String? = nil, fill: (Database) throws -> Void,
-        afterwards: ((Database) throws -> Void)? = nil
+        _ file: AtomicStoreFile, pageSize: Int, copying source: String? = nil, fill: (Database) throws -> Void
     ) throws(StoreWriteError) {
         if let source {
             do {
@@ -271,7 +216,6 @@ public enum StoreWriter {
                     try fill(db)
                     return .commit
                 }
-                try afterwards?(db)
                 try db.execute(sql: "VACUUM INTO ?", arguments: [packed])
             }
             try queue.close()
@@ -382,68 +326,6 @@ public enum StoreWriter {
                 sqlite3_reset(handle)
             }
         }
-    }
-}
-
-/// A table (and its companions) written into a database of its own on a thread of its own, then
-/// copied into the store (``StoreWriter/asideRows``). The database lives in the store's private
-/// folder, so a failure anywhere removes it with the folder.
-final class AsideWriter: @unchecked Sendable {
-    let path: String
-    let tables: [String]
-    private let done = DispatchSemaphore(value: 0)
-    private var failure: (any Error)?
-    private var waited = false
-
-    private init(path: String, tables: [String]) {
-        self.path = path
-        self.tables = tables
-    }
-
-    /// Starts a thread that creates the tables (`creation`, the store's own statements) and runs
-    /// `fill` in one transaction, with the store's bulk-load settings.
-    static func start(path: String, pageSize: Int, creation: [String], tables: [String],
-                      fill: @escaping @Sendable (Database) throws -> Void) -> AsideWriter {
-        let writer = AsideWriter(path: path, tables: tables)
-        let thread = Thread {
-            do {
-                var configuration = Configuration()
-                configuration.journalMode = .default
-                let queue = try DatabaseQueue(path: path, configuration: configuration)
-                try queue.writeWithoutTransaction { db in
-                    try db.execute(sql: "PRAGMA page_size = \(pageSize); PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536")
-                    for sql in creation { try db.execute(sql: sql) }
-                    try db.inTransaction {
-                        try fill(db)
-                        return .commit
-                    }
-                }
-                try queue.close()
-            } catch {
-                writer.failure = error
-            }
-            writer.done.signal()
-        }
-        thread.stackSize = 1 << 20
-        thread.start()
-        return writer
-    }
-
-    /// Waits for the thread (once); its error, if any.
-    func wait() -> (any Error)? {
-        if !waited {
-            done.wait()
-            waited = true
-        }
-        return failure
-    }
-
-    /// The name the store's connection attaches the database under.
-    var schema: String { "aside_" + tables[0] }
-
-    /// Copies the tables (attached as ``schema``) into the store's empty tables of the same names.
-    func copy(into db: Database) throws {
-        for table in tables { try db.execute(sql: "INSERT INTO main.\(table) SELECT * FROM \(schema).\(table)") }
     }
 }
 

@@ -21,15 +21,13 @@ struct ScaleTests {
 
     static func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
-    /// With more than one thread every n-gram table of the tiny store is written aside
-    /// (`LEXIFORGE_ASIDE_ROWS` 1: each on a thread and into a database of its own, then copied in).
     static func train(_ folder: ModelFolder, _ output: String, threads: Int, batch: Int) throws {
         let result = try CLI.run(["train", folder.model, "-o", output, "--quiet", "--threads", String(threads)],
-                                 environment: ["LEXIFORGE_BATCH_BYTES": String(batch), "LEXIFORGE_ASIDE_ROWS": "1"])
+                                 environment: ["LEXIFORGE_BATCH_BYTES": String(batch)])
         #expect(result.status == 0, "stderr: \(result.stderr)")
     }
 
-    @Test("any thread count and any batch size give the same store, byte for byte (tables written aside or not)")
+    @Test("any thread count and any batch size give the same store, byte for byte")
     func threadsAreDeterministic() throws {
         let folder = try Self.modelFolder()
         let reference = folder.dir.file("one.sqlite")
