@@ -79,6 +79,13 @@ public enum SwipeEval {
         /// swipe logs have some (a tap where a swipe was asked for), and they are most of what the
         /// length filter drops, so the report separates them.
         public var tapsTested = 0, lengthKeptOnTaps = 0
+        /// In-dictionary swipes with words of their prompt before them (whether or not they were
+        /// decoded with them), and their hits: the swipes a context can help.
+        public var afterWords = 0, top1AfterWords = 0, top4AfterWords = 0
+        /// Of those, the ones whose words read like a sentence to the store's language model
+        /// (context fit at least the decoder's `contextGate`; the real-swipe prompts mix sentences
+        /// with random word lists), and their hits.
+        public var afterSentence = 0, top1AfterSentence = 0, top4AfterSentence = 0
         /// In-dictionary swipes whose word passed the filters and made the DTW shortlist.
         public var shortlistKept = 0
         public var withContext = 0
@@ -115,6 +122,8 @@ public enum SwipeEval {
                 "swipes \(swipes) (\(errors.count) unreadable lines; \(inDictionary) with the word in the dictionary, \(withContext) decoded with context)",
                 "all swipes: top-1 \(pct(top1, swipes))  top-4 \(pct(top4, swipes))",
                 "word in the dictionary: top-1 \(pct(top1InDictionary, inDictionary))  top-4 \(pct(top4InDictionary, inDictionary))",
+                "word in the dictionary, after words of its prompt (\(afterWords)): top-1 \(pct(top1AfterWords, afterWords))  top-4 \(pct(top4AfterWords, afterWords))",
+                "word in the dictionary, after words that read like a sentence (\(afterSentence)): top-1 \(pct(top1AfterSentence, afterSentence))  top-4 \(pct(top4AfterSentence, afterSentence))",
                 "filters kept the word: start point \(pct(filterKept[0], filterTested)), start direction \(pct(filterKept[1], filterTested)), end point \(pct(filterKept[2], filterTested)), length \(pct(filterKept[3], filterTested)); all four \(pct(allFiltersKept, filterTested)); shortlist \(pct(shortlistKept, filterTested))",
                 "length filter on strokes of \(Self.tapLength) key widths or more: \(pct(filterKept[3] - lengthKeptOnTaps, filterTested - tapsTested)); on the \(tapsTested) shorter ones (taps): \(pct(lengthKeptOnTaps, tapsTested))",
                 String(format: "latency ms: p50 %.2f  p95 %.2f  p99 %.2f  max %.2f", quantile(0.5), quantile(0.95), quantile(0.99), latenciesMs.max() ?? .nan),
@@ -135,6 +144,8 @@ public enum SwipeEval {
             for k in 0 ..< 4 { filterKept[k] += o.filterKept[k] }
             allFiltersKept += o.allFiltersKept; filterTested += o.filterTested; shortlistKept += o.shortlistKept
             tapsTested += o.tapsTested; lengthKeptOnTaps += o.lengthKeptOnTaps
+            afterWords += o.afterWords; top1AfterWords += o.top1AfterWords; top4AfterWords += o.top4AfterWords
+            afterSentence += o.afterSentence; top1AfterSentence += o.top1AfterSentence; top4AfterSentence += o.top4AfterSentence
             withContext += o.withContext
             latenciesMs += o.latenciesMs; cpuMs += o.cpuMs; candidatesAfterFilters += o.candidatesAfterFilters
             misses += o.misses
@@ -146,7 +157,10 @@ public enum SwipeEval {
         public let store: TrainedStore
         public let base: SwipeDictionary
         public var options: SwipeDecoderOptions
+        /// The store's language model, for decoding (nil with `useContext` false) ...
         public let predictor: NgramPredictor?
+        /// ... and for telling which swipes come after words that read like a sentence (always).
+        let model: NgramPredictor?
         var decoders: [Int: SwipeDecoder] = [:]
         /// Entry by ``matchKey(_:)`` (the same on every geometry).
         public let matchIndex: [String: Int]
@@ -156,7 +170,8 @@ public enum SwipeEval {
             let layoutName = try layout ?? store.swipeLayouts().first ?? "qwerty"
             base = try store.swipeDictionary(layout: layoutName)
             self.options = options
-            predictor = useContext && store.hasLanguageModel ? try NgramPredictor(store: store, derivedForms: false) : nil
+            model = store.hasLanguageModel ? try NgramPredictor(store: store, derivedForms: false) : nil
+            predictor = useContext ? model : nil
             matchIndex = SwipeEval.matchIndex(base)
         }
 
@@ -251,6 +266,16 @@ public enum SwipeEval {
         report.inDictionary += 1
         if hit1 { report.top1InDictionary += 1 }
         if hit4 { report.top4InDictionary += 1 }
+        if let before = trace.context, !before.isEmpty {
+            report.afterWords += 1
+            if hit1 { report.top1AfterWords += 1 }
+            if hit4 { report.top4AfterWords += 1 }
+            if let gate = session.options.contextGate, let fit = try session.model?.contextFit(of: before), fit >= gate {
+                report.afterSentence += 1
+                if hit1 { report.top1AfterSentence += 1 }
+                if hit4 { report.top4AfterSentence += 1 }
+            }
+        }
         if let prepared = decoder.prepare(trace.points) {
             let verdicts = decoder.filterVerdicts(prepared, entry: i)
             report.filterTested += 1
