@@ -93,7 +93,7 @@ public struct EntityModel: Sendable {
     /// words) gets that name's labels. Spans already tagged are never changed.
     public func propagatingNames(_ sentences: [[String]], labels: [[Int]]) -> [[Int]] {
         var counts: [[String]: [Int]] = [:]
-        var longest = 0
+        var longest: [String: Int] = [:]   // first word → the longest name it starts
         for (words, tags) in zip(sentences, labels) {
             var i = 0
             while i < tags.count {
@@ -102,19 +102,19 @@ public struct EntityModel: Sendable {
                 while end < tags.count, let (t, inside) = self.labels.decompose(tags[end]), inside, t == type { end += 1 }
                 if let first = words[i].unicodeScalars.first, first.properties.isUppercase, end - i <= 6 {
                     counts[Array(words[i..<end]), default: [Int](repeating: 0, count: self.labels.types.count)][type] += 1
-                    longest = max(longest, end - i)
+                    longest[words[i]] = max(longest[words[i]] ?? 0, end - i)
                 }
                 i = end
             }
         }
-        guard longest > 0 else { return labels }
+        guard !longest.isEmpty else { return labels }
         var out = labels
         for (k, words) in sentences.enumerated() {
             var i = 0
             while i < words.count {
-                guard out[k][i] == 0 else { i += 1; continue }
+                guard out[k][i] == 0, let most = longest[words[i]] else { i += 1; continue }
                 var matched = 0
-                for length in stride(from: min(longest, words.count - i), through: 1, by: -1) {
+                for length in stride(from: min(most, words.count - i), through: 1, by: -1) {
                     guard (i..<(i + length)).allSatisfy({ out[k][$0] == 0 }), let row = counts[Array(words[i..<(i + length)])] else { continue }
                     var best = 0
                     for t in row.indices where row[t] > row[best] { best = t }
