@@ -245,20 +245,23 @@ struct EntityTaggerTests {
         #expect(try EntityTagger(path: x).model.clusters == clusters)
     }
 
-    @Test("document consistency: a capitalized name tagged in one sentence tags its untagged mentions, longest first")
+    @Test("document consistency: a capitalized name (or a word of a PER name) tagged in one sentence tags its untagged mentions, longest first")
     func documentConsistency() {
         let model = EntityModel(labels: EntityLabels(types: ["LOC", "PER"]), features: FeatureTable(capacity: 16), weights: [],
                                 transitions: [Float](repeating: 0, count: 6 * 5), gazetteer: EntityGazetteer(typeCount: 2))
         // O 0, B-LOC 1, I-LOC 2, B-PER 3, I-PER 4
         let sentences = [["Tim", "Cook", "spoke", "in", "Paris"], ["Later", "Tim", "Cook", "left", "Paris"],
-                         ["Cook", "met", "tim", "cook"], ["the", "apple", "fell"], ["Paris", "Hilton"]]
-        let labels = [[3, 4, 0, 0, 1], [0, 0, 0, 0, 3], [0, 0, 0, 0], [0, 1, 0], [0, 0]]
+                         ["Cook", "met", "tim", "cook"], ["the", "apple", "fell"], ["Paris", "Hilton"],
+                         ["New", "York", "and", "York"]]
+        let labels = [[3, 4, 0, 0, 1], [0, 0, 0, 0, 3], [0, 0, 0, 0], [0, 1, 0], [0, 0], [1, 2, 0, 0]]
         let out = model.propagatingNames(sentences, labels: labels)
         #expect(out[0] == labels[0])
         // "Tim Cook" (PER) is found again; the tagged "Paris" (PER here) is left alone.
         #expect(out[1] == [0, 3, 4, 0, 3])
-        // "Cook" alone was never a name; lowercase "tim cook" is not the name "Tim Cook".
-        #expect(out[2] == [0, 0, 0, 0])
+        // "Cook", a word of the PER name "Tim Cook", is PER alone too; lowercase "tim cook" is no name.
+        #expect(out[2] == [3, 0, 0, 0])
+        // The words of a LOC name are not names alone.
+        #expect(out[5] == labels[5])
         // A span starting lowercase ("apple") is no name to propagate; "Paris" is LOC once and PER once: the first type wins ties.
         #expect(out[4] == [1, 0])
         #expect(model.decode(document: []) == [])

@@ -88,8 +88,9 @@ public struct EntityModel: Sendable {
 
     /// Document-level consistency: a capitalized name tagged somewhere in a document tags its
     /// other mentions. Every span of `labels` (one label list per sentence of the document) whose
-    /// first word is capitalized is a name (its words, case kept, with its most frequent type);
-    /// then, left to right, every run of `O` words that spells a name (longest first, up to six
+    /// first word is capitalized is a name (its words, case kept, with its most frequent type),
+    /// and so is every capitalized word (two letters or more) of a `PER` name of several words
+    /// ("Cook" after "Tim Cook"); then, left to right, every run of `O` words that spells a name (longest first, up to six
     /// words) gets that name's labels. Spans already tagged are never changed.
     public func propagatingNames(_ sentences: [[String]], labels: [[Int]]) -> [[Int]] {
         var counts: [[String]: [Int]] = [:]
@@ -103,6 +104,12 @@ public struct EntityModel: Sendable {
                 if let first = words[i].unicodeScalars.first, first.properties.isUppercase, end - i <= 6 {
                     counts[Array(words[i..<end]), default: [Int](repeating: 0, count: self.labels.types.count)][type] += 1
                     longest[words[i]] = max(longest[words[i]] ?? 0, end - i)
+                    if end - i > 1, self.labels.types[type] == "PER" {
+                        for word in words[i..<end] where word.unicodeScalars.first?.properties.isUppercase == true && word.count > 1 {
+                            counts[[word], default: [Int](repeating: 0, count: self.labels.types.count)][type] += 1
+                            longest[word] = max(longest[word] ?? 0, 1)
+                        }
+                    }
                 }
                 i = end
             }
