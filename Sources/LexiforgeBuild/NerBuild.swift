@@ -1,8 +1,10 @@
 import Foundation
 import LexiforgeCorpus
 import LexiforgeEntities
+import LexiforgeNgrams
 import LexiforgeReader
 import LexiforgeStoreWriter
+import LexiforgeText
 
 /// One named-entity training file and the weight of its sentences' updates.
 public struct WeightedFile: Sendable, Equatable {
@@ -41,13 +43,59 @@ public enum NerBuild {
                                   progress: StageProgress(quiet: true))
     }
 
+    /// The WordNet name lists whose matches are entity features: from `directory`, or from
+    /// WordNet's default directory when nil (skipped with a warning when WordNet is not installed
+    /// there); none when `use` is false.
+    public static func lexicon(use: Bool, directory: String?, progress: StageProgress) throws -> EntityLexicon {
+        guard use else { return EntityLexicon() }
+        let path = directory ?? WordNet.defaultDirectory
+        if directory == nil && !FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("data.noun")) {
+            progress.say("warning: no WordNet at \(path) (install wordnet-base): training without its name lists")
+            return EntityLexicon()
+        }
+        do { return try EntityLexicon.wordNet(directory: path) } catch { throw PipelineError("\(error)") }
+    }
+
+    /// Words kept for the word classes by default (the most frequent of the unlabelled text).
+    public static let clusterVocabulary = 20_000
+
+    /// Word classes learnt from unlabelled text (`--cluster-text`): every line of the files
+    /// (a CoNLL-U treebank: its `# text =` lines) tokenized with the treebank tokenizer and
+    /// lowercased, bigrams counted, the `words` most frequent words clustered into `classes`
+    /// classes by the exchange algorithm (`WordClusters`, 10 passes). Empty for no files.
+    public static func clusters(_ paths: [String], classes: Int, words: Int = clusterVocabulary,
+                                progress: StageProgress) throws -> EntityClusters {
+        guard !paths.isEmpty, classes > 0 else { return EntityClusters() }
+        let problems = paths.compactMap(NgramBuild.checkInput)
+        if !problems.isEmpty { throw PipelineError(problems) }
+        let counter = NgramCounter(order: 2)
+        let tokenizer = Tokenizer(mode: .treebank)
+        var tokens: [Token] = []
+        for path in paths {
+            _ = try CorpusReader.readLines(of: path, options: CorpusReadOptions(replaceInvalidUTF8: true, treebankText: true)) { line in
+                tokens.removeAll(keepingCapacity: true)
+                tokenizer.tokenize(line, into: &tokens)
+                guard !tokens.isEmpty else { return }
+                counter.add(sentence: tokens.map { String(decoding: UnsafeBufferPointer(rebasing: line[$0.start..<$0.end]), as: UTF8.self).lowercased() })
+            }
+        }
+        let counts = counter.finish().limitingVocabulary(to: words)
+        progress.say("clustering \(counts.words.count - 3) words of \(counter.tokens) tokens into \(classes) classes")
+        let clustering = WordClusters.exchange(counts, classes: classes, iterations: 10)
+        var out: [String: UInt16] = [:]
+        // The real classes are 3...K+2; they become 1...K.
+        for id in 3..<counts.words.count { out[counts.words[id]] = UInt16(Int(clustering.classOf[id]) - 2) }
+        return EntityClusters(classes: out)
+    }
+
     /// Trains on `files` (with UPOS features from a tagger trained on `uposTraining`, if any)
     /// and writes the store at `output` atomically.
-    public static func train(_ files: [WeightedFile], uposTraining: [String] = [], output: String, config: EntityTrainerConfig,
-                             strict: Bool, progress: StageProgress) throws -> (sentences: Int, tokens: Int, features: Int, storeBytes: Int) {
+    public static func train(_ files: [WeightedFile], uposTraining: [String] = [], lexicon: EntityLexicon = EntityLexicon(),
+                             clusters: EntityClusters = EntityClusters(), output: String, config: EntityTrainerConfig, strict: Bool, progress: StageProgress) throws -> (sentences: Int, tokens: Int, features: Int, storeBytes: Int) {
         let file = try AtomicStoreFile.prepare(path: output)
         let upos = try uposTagger(uposTraining, progress: progress)
-        let trainer = EntityTrainer(config: config, tagging: upos.map { EntityTagging(tables: $0.tables) })
+        let trainer = EntityTrainer(config: config, tagging: upos.map { EntityTagging(tables: $0.tables) }, lexicon: lexicon,
+                                    clusters: clusters)
         var summaries: [CorpusFileSummary] = []
         var repaired = 0
         for input in files {
@@ -63,10 +111,10 @@ public enum NerBuild {
         let model = trainer.finish()
         struct Description: Encodable {
             var model = "structured-averaged-perceptron"
-            var featureVersion: Int, epochs: Int, seed: UInt64, gazetteer: Bool, types: [String], features: Int
+            var featureVersion: Int, epochs: Int, seed: UInt64, gazetteer: Bool, lexicon: Int, clusters: Int, types: [String], features: Int
             var repairedLines: Int, weights: [Double]
             enum CodingKeys: String, CodingKey {
-                case model, epochs, seed, gazetteer, types, features, weights
+                case model, epochs, seed, gazetteer, lexicon, clusters, types, features, weights
                 case featureVersion = "feature_version", repairedLines = "repaired_lines"
             }
         }
@@ -74,7 +122,7 @@ public enum NerBuild {
                                          tokens: trainer.tokens, sentences: trainer.sentenceCount, vocabulary: 0)
         provenance.extra[StoreSchema.MetaKey.entities] = MetaJSON.encode(Description(
             featureVersion: Int(StoreSchema.Entities.featureVersion), epochs: config.epochs, seed: UInt64(config.seed), gazetteer: config.gazetteer,
-            types: model.labels.types, features: model.features.count, repairedLines: repaired, weights: files.map { Double($0.weight) }))
+            lexicon: lexicon.count, clusters: clusters.count, types: model.labels.types, features: model.features.count, repairedLines: repaired, weights: files.map { Double($0.weight) }))
         if let upos { provenance.extra[StoreSchema.MetaKey.hmm] = upos.description }
         var meta = provenance.rows
         meta[StoreSchema.MetaKey.vocabulary] = nil
@@ -92,7 +140,8 @@ public enum NerBuild {
 
     /// `eval ner --folds K --train FILE... GOLD`: K-fold cross-validation on the gold files,
     /// each fold's model trained on the other folds plus `extra`.
-    public static func crossValidate(gold: [String], extra: [WeightedFile], uposTraining: [String] = [], folds: Int,
+    public static func crossValidate(gold: [String], extra: [WeightedFile], uposTraining: [String] = [],
+                                     lexicon: EntityLexicon = EntityLexicon(), clusters: EntityClusters = EntityClusters(), folds: Int,
                                      goldWeight: Float, config: EntityTrainerConfig, strict: Bool,
                                      progress: StageProgress) throws -> (pooled: EntityScore, folds: [EntityScore]) {
         let sentences = try read(gold, strict: strict, progress: progress).sentences
@@ -102,7 +151,8 @@ public enum NerBuild {
         }
         let tagging = try uposTagger(uposTraining, progress: progress).map { EntityTagging(tables: $0.tables) }
         return EntityEvaluation.crossValidate(sentences, folds: folds, extra: extraSentences, goldWeight: goldWeight,
-                                              config: config, tagging: tagging) { progress.say($0) }
+                                              config: config, tagging: tagging, lexicon: lexicon,
+                                              clusters: clusters) { progress.say($0) }
     }
 
     /// `ner STORE FILE...`: the entities of each text file (standard input when none), one per

@@ -71,13 +71,22 @@ public struct EntityScore: Sendable, Equatable {
 
 /// Scores a model on gold sentences, timing the decoding (CPU time of this thread).
 public enum EntityEvaluation {
+    /// The exact-span scores of `model` on `gold`, each document decoded whole.
     public static func score(_ model: EntityModel, on gold: [LabeledSentence]) -> EntityScore {
         var score = EntityScore()
         let names = model.labels.names
         var predicted: [[Int]] = []
         predicted.reserveCapacity(gold.count)
         let started = threadCPUSeconds()
-        for sentence in gold { predicted.append(model.decode(sentence.words)) }
+        // Documents (runs of sentences with the same document number) are decoded whole, so a name
+        // tagged in one sentence tags its other mentions (EntityModel.decode(document:)).
+        var start = 0
+        while start < gold.count {
+            var end = start + 1
+            while end < gold.count && gold[end].document == gold[start].document { end += 1 }
+            predicted += model.decode(document: gold[start..<end].map(\.words))
+            start = end
+        }
         score.taggingCPUSeconds = threadCPUSeconds() - started
         for (sentence, labels) in zip(gold, predicted) {
             score.add(gold: sentence.labels, predicted: labels.map { names[$0] })
@@ -90,11 +99,12 @@ public enum EntityEvaluation {
     /// `extra` (sentences with their update weights). Returns the pooled score and one per fold.
     public static func crossValidate(_ gold: [LabeledSentence], folds: Int, extra: [(LabeledSentence, Float)],
                                      goldWeight: Float = 1, config: EntityTrainerConfig, tagging: EntityTagging? = nil,
+                                     lexicon: EntityLexicon = EntityLexicon(), clusters: EntityClusters = EntityClusters(),
                                      progress: (String) -> Void = { _ in }) -> (pooled: EntityScore, folds: [EntityScore]) {
         let fold = foldNumbers(gold, folds: folds)
         var pooled = EntityScore(), scores: [EntityScore] = []
         for k in 0..<folds {
-            let trainer = EntityTrainer(config: config, tagging: tagging)
+            let trainer = EntityTrainer(config: config, tagging: tagging, lexicon: lexicon, clusters: clusters)
             for (sentence, weight) in extra { trainer.add(sentence, weight: weight) }
             for (i, sentence) in gold.enumerated() where fold[i] != k { trainer.add(sentence, weight: goldWeight) }
             let model = trainer.finish()

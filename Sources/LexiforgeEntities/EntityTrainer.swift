@@ -34,11 +34,18 @@ public final class EntityTrainer {
     public let config: EntityTrainerConfig
     /// Tags training sentences (predicted tags, as at run time) for the UPOS features.
     public let tagging: EntityTagging?
+    /// Typed name lists from outside the training data (WordNet) whose matches are features.
+    public let lexicon: EntityLexicon
+    /// Word classes learnt from unlabelled text whose classes are features.
+    public let clusters: EntityClusters
     private var sentences: [(sentence: LabeledSentence, weight: Float)] = []
 
-    public init(config: EntityTrainerConfig = .init(), tagging: EntityTagging? = nil) {
+    public init(config: EntityTrainerConfig = .init(), tagging: EntityTagging? = nil, lexicon: EntityLexicon = EntityLexicon(),
+                clusters: EntityClusters = EntityClusters()) {
         self.config = config
+        self.clusters = clusters
         self.tagging = tagging
+        self.lexicon = lexicon
     }
 
     public private(set) var tokens = 0
@@ -84,8 +91,8 @@ public final class EntityTrainer {
         }
         // Features once per sentence; the gazetteer without the sentence's own names.
         let keys: [[UInt64]] = sentences.indices.map { k in
-            EntityModel.features(sentences[k].sentence.words, gazetteer: config.gazetteer ? gazetteer : nil, tagging: tagging,
-                                 excluding: config.gazetteer ? own[k] : nil)
+            EntityModel.features(sentences[k].sentence.words, gazetteer: config.gazetteer ? gazetteer : nil, tagging: tagging, lexicon: lexicon,
+                                 clusters: clusters, excluding: config.gazetteer ? own[k] : nil)
         }
         let gold: [[Int]] = sentences.map { $0.sentence.labels.map { labelNumber[$0]! } }
 
@@ -116,7 +123,7 @@ public final class EntityTrainer {
                 guard predicted != gold[s] else { continue }
                 let delta = sentences[s].weight
                 for i in 0..<n where predicted[i] != gold[s][i] {
-                    for k in (i * perWord)..<((i + 1) * perWord) {
+                    for k in (i * perWord)..<((i + 1) * perWord) where keys[s][k] != 0 {
                         let row = Int(table.insert(keys[s][k]))
                         if row * L >= weights.count {
                             weights.append(contentsOf: repeatElement(0, count: L))
@@ -159,6 +166,7 @@ public final class EntityTrainer {
         }
         let averagedTransitions = transitions.indices.map { average(transitions[$0], transitionTotals[$0], transitionStamps[$0]) }
         return EntityModel(labels: labels, features: kept, weights: averaged, transitions: averagedTransitions,
-                           gazetteer: config.gazetteer ? gazetteer : EntityGazetteer(typeCount: labels.types.count), tagging: tagging)
+                           gazetteer: config.gazetteer ? gazetteer : EntityGazetteer(typeCount: labels.types.count), tagging: tagging,
+                           lexicon: lexicon, clusters: clusters)
     }
 }

@@ -36,7 +36,7 @@ extension StoreWriter {
     }
 
     /// Writes an entity tagger store (``StoreSchema/Entities``): labels, feature weights in key
-    /// order, transitions, the gazetteer in phrase order; with `hmm`, the UPOS tagger's tables
+    /// order, transitions, the gazetteer, lexicon and word classes in byte order; with `hmm`, the UPOS tagger's tables
     /// over its vocabulary. Identical models give identical files.
     public static func writeEntities(_ model: EntityModel, hmm: HMMTables? = nil, meta: [String: String],
                                      to file: AtomicStoreFile) throws(StoreWriteError) {
@@ -68,6 +68,14 @@ extension StoreWriter {
                 for (t, count) in model.gazetteer.counts[phrase]!.enumerated() where count > 0 {
                     try gazetteer.execute(arguments: [phrase, model.labels.types[t], Int64(count)])
                 }
+            }
+            let lexicon = try db.makeStatement(sql: "INSERT INTO entity_lexicon(phrase, mask) VALUES (?, ?)")
+            for phrase in model.lexicon.entries.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                try lexicon.execute(arguments: [phrase, Int64(model.lexicon.entries[phrase]!)])
+            }
+            let cluster = try db.makeStatement(sql: "INSERT INTO entity_cluster(word, cluster) VALUES (?, ?)")
+            for word in model.clusters.classes.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                try cluster.execute(arguments: [word, Int64(model.clusters.classes[word]!)])
             }
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LexiforgeEntities
+import LexiforgeReader
 import LexiforgeBuild
 import LexiforgeEvaluation
 
@@ -82,6 +83,8 @@ struct NerTrain: ParsableCommand {
     @Option(help: "Train a UPOS tagger on this CoNLL-U file (repeatable) and use its tags as features; the store carries it.")
     var uposTrain: [String] = []
 
+    @OptionGroup var resources: NerResourceOptions
+
     @OptionGroup var build: BuildOptions
 
     func validate() throws {
@@ -92,10 +95,43 @@ struct NerTrain: ParsableCommand {
         try runReportingErrors {
             let progress = StageProgress(quiet: build.quiet)
             let config = EntityTrainerConfig(epochs: epochs, seed: seed, gazetteer: !noGazetteer)
-            let report = try NerBuild.train(try files.map(weightedFile), uposTraining: uposTrain, output: output, config: config,
-                                            strict: build.strict, progress: progress)
+            let (lexicon, classes) = try resources.load(progress: progress)
+            let report = try NerBuild.train(try files.map(weightedFile), uposTraining: uposTrain, lexicon: lexicon, clusters: classes,
+                                            output: output, config: config, strict: build.strict, progress: progress)
             progress.say("\(output): \(report.storeBytes) bytes; \(report.sentences) sentences, \(report.tokens) tokens, \(report.features) features")
         }
+    }
+}
+
+/// The outside resources whose matches are entity features (`ner train`, `eval ner --folds`):
+/// WordNet's names and word classes learnt from unlabelled text.
+struct NerResourceOptions: ParsableArguments {
+    @Option(help: "WordNet directory (its data.noun) whose proper nouns are typed name lists for features; a store carries them (default: /usr/share/wordnet, skipped with a warning when absent).")
+    var wordnet: String?
+
+    @Flag(help: "No WordNet name lists.")
+    var noWordnet = false
+
+    @Option(help: "Unlabelled text (plain, .gz, or a CoNLL-U treebank's text; repeatable) to learn word classes from for features; a store carries them.")
+    var clusterText: [String] = []
+
+    @Option(help: "Word classes learnt from --cluster-text.")
+    var clusters = 128
+
+    @Option(help: "The most frequent words of --cluster-text given a class.")
+    var clusterWords = NerBuild.clusterVocabulary
+
+    /// No option given.
+    var isDefault: Bool { wordnet == nil && !noWordnet && clusterText.isEmpty }
+
+    func validate() throws {
+        if !(1...4096).contains(clusters) { throw ValidationError("--clusters must be 1...4096") }
+        if clusterWords < 1 { throw ValidationError("--cluster-words must be at least 1") }
+    }
+
+    func load(progress: StageProgress) throws -> (EntityLexicon, EntityClusters) {
+        (try NerBuild.lexicon(use: !noWordnet, directory: wordnet, progress: progress),
+         try NerBuild.clusters(clusterText, classes: clusters, words: clusterWords, progress: progress))
     }
 }
 
@@ -135,13 +171,17 @@ struct EvalNer: ParsableCommand {
     @Option(help: "With --folds: train a UPOS tagger on this CoNLL-U file (repeatable) for tag features.")
     var uposTrain: [String] = []
 
+    @OptionGroup var resources: NerResourceOptions
+
     @Flag(help: "Turn warnings (repaired I- tags, empty words) into errors.")
     var strict = false
 
     func validate() throws {
         if let folds, folds < 2 { throw ValidationError("--folds must be at least 2") }
         if folds == nil && arguments.count < 2 { throw ValidationError("give the store and at least one gold file") }
-        if folds == nil && !(train.isEmpty && uposTrain.isEmpty) { throw ValidationError("--train and --upos-train need --folds (a store was trained already)") }
+        if folds == nil && !(train.isEmpty && uposTrain.isEmpty && resources.isDefault) {
+            throw ValidationError("--train, --upos-train, --wordnet, --no-wordnet and --cluster-text need --folds (a store was trained already)")
+        }
     }
 
     func run() throws {
@@ -149,7 +189,9 @@ struct EvalNer: ParsableCommand {
             let progress = StageProgress(quiet: false)
             if let folds {
                 let config = EntityTrainerConfig(epochs: epochs, gazetteer: !noGazetteer)
-                let result = try NerBuild.crossValidate(gold: arguments, extra: try train.map(weightedFile), uposTraining: uposTrain, folds: folds,
+                let (lexicon, classes) = try resources.load(progress: progress)
+                let result = try NerBuild.crossValidate(gold: arguments, extra: try train.map(weightedFile), uposTraining: uposTrain,
+                                                        lexicon: lexicon, clusters: classes, folds: folds,
                                                         goldWeight: goldWeight, config: config, strict: strict, progress: progress)
                 print("\(folds)-fold cross-validation")
                 print(result.pooled.render())

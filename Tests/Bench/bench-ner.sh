@@ -21,14 +21,22 @@ verdict() { python3 -c "import sys; sys.exit(0 if $1 else 1)" && echo "meets" ||
 BTC_WEIGHT=${BTC_WEIGHT:-1}
 UD_TRAIN=$DATA/ud/en_ewt-ud-train.conllu
 
+# Unlabelled text for the word classes (EWT train's text, WikiText-2 valid, Gutenberg 11M and 100M),
+# those present; the 40,000 most frequent words get one of 128 classes.
+CLUSTER_TEXT=(--cluster-words 40000)
+for f in "$UD_TRAIN" "$SHARED_DATA/corpora/wikitext-2/valid.txt.gz" "$SHARED_DATA/corpora/gutenberg-11m.txt.gz" \
+         "$SHARED_DATA/corpora/gutenberg-100m.txt.gz"; do
+  [ -f "$f" ] && CLUSTER_TEXT+=(--cluster-text "$f")
+done
+
 say ""
-say "## Named entities: 5-fold cross-validation on UNER EWT dev (train: the other folds + BTC train and dev, weight $BTC_WEIGHT; UPOS tags from an HMM trained on EWT train)"
+say "## Named entities: 5-fold cross-validation on UNER EWT dev (train: the other folds + BTC train and dev, weight $BTC_WEIGHT; UPOS tags from an HMM trained on EWT train; WordNet names; word classes from $(( ${#CLUSTER_TEXT[@]} / 2 - 1 )) unlabelled texts; document consistency)"
 EWT=$DATA/ner/en_ewt-ud-dev.iob2
 if [ ! -f "$EWT" ] || [ ! -f "$DATA/ner/btc.train" ] || [ ! -f "$UD_TRAIN" ]; then
   say "skipped: $EWT, $DATA/ner/btc.train or $UD_TRAIN is absent (make corpora)"
 else
   nice -n 5 "$BIN" eval ner --folds 5 --train "$DATA/ner/btc.train=$BTC_WEIGHT" --train "$DATA/ner/btc.dev=$BTC_WEIGHT" \
-    --upos-train "$UD_TRAIN" "$EWT" \
+    --upos-train "$UD_TRAIN" "${CLUSTER_TEXT[@]}" "$EWT" \
     >"$WORK/cv" 2>"$WORK/cv.err" || { cat "$WORK/cv.err" >&2; exit 1; }
   while IFS= read -r line; do say "  $line"; done <"$WORK/cv"
   f1=$(awk '$1 == "overall" {print $4}' "$WORK/cv")

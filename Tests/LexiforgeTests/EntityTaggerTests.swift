@@ -28,7 +28,11 @@ struct EntityTaggerTests {
         let a = EntityFeatures.extract(words, lowered: EntityFeatures.lowered(words), gazetteer: [0, 0, 0, 0])
         #expect(a.count == words.count * EntityFeatures.perWord)
         #expect(a == EntityFeatures.extract(words, lowered: EntityFeatures.lowered(words), gazetteer: [0, 0, 0, 0]))
-        #expect(!a.contains(0))
+        // Without a lexicon and word classes their 4 + 6 templates are 0 (no feature); with them none is.
+        #expect(a.filter { $0 == 0 }.count == words.count * 10)
+        let full = EntityFeatures.extract(words, lowered: EntityFeatures.lowered(words), gazetteer: [0, 0, 0, 0],
+                                          lexicon: [0, 0, 0, 0], clusters: [0, 0, 0, 0])
+        #expect(!full.contains(0))
         let other = ["Tim", "Cook", "left", "Paris"]
         let b = EntityFeatures.extract(other, lowered: EntityFeatures.lowered(other), gazetteer: [0, 0, 0, 0])
         let per = EntityFeatures.perWord
@@ -135,6 +139,132 @@ struct EntityTaggerTests {
         for s in toySentences { #expect(tagger.model.decode(s.words) == memory.decode(s.words)) }
         // A store without a tagger says so.
         #expect(throws: StoreError.self) { try EntityTagger(path: folder.path + "/missing.sqlite") }
+    }
+
+    @Test("lexicon: longest match, categories as a mask, first and inside words; its matches are features")
+    func lexicon() {
+        var lexicon = EntityLexicon()
+        lexicon.add("new york", mask: EntityLexicon.Category.location.bit(instance: true))
+        lexicon.add("york", mask: EntityLexicon.Category.location.bit(instance: true))
+        lexicon.add("york", mask: EntityLexicon.Category.person.bit(instance: true))
+        lexicon.add("too long a name of seven words here", mask: 1)
+        let loc = UInt16(EntityLexicon.Category.location.bit(instance: true))
+        #expect(lexicon.count == 2 && lexicon.maxLength == 2)
+        #expect(lexicon.match(["in", "new", "york", "city"]) == [0, loc << 1, loc << 1 | 1, 0])
+        #expect(lexicon.match(["york"]) == [(loc | 1) << 1])
+        #expect(lexicon.match(["new"]) == [0])
+        let words = ["He", "left", "New", "York"]
+        let lowered = EntityFeatures.lowered(words)
+        let plain = EntityFeatures.extract(words, lowered: lowered, gazetteer: [0, 0, 0, 0], lexicon: [0, 0, 0, 0])
+        #expect(plain != EntityFeatures.extract(words, lowered: lowered, gazetteer: [0, 0, 0, 0]))   // "no match" is a feature
+        let matched = EntityFeatures.extract(words, lowered: lowered, gazetteer: [0, 0, 0, 0], lexicon: lexicon.match(lowered))
+        let per = EntityFeatures.perWord
+        #expect(plain.count == matched.count)
+        // Word 0 is two words from the match (no change); word 1 sees it on its right; words 2 and 3 are in it.
+        #expect(plain[0..<per] == matched[0..<per])
+        for i in 1..<4 { #expect(plain[(i * per)..<((i + 1) * per)] != matched[(i * per)..<((i + 1) * per)]) }
+        #expect(EntityModel.features(words, gazetteer: nil, tagging: nil, lexicon: lexicon) == matched)
+    }
+
+    @Test("WordNet names: capitalized noun lemmas typed by lexicographer file, instances marked; in the store")
+    func wordNetNames() throws {
+        let folder = try TemporaryFolder()
+        // Hand-made data.noun lines: offset lex_filenum ss_type w_cnt word lex_id ... p_cnt pointers | gloss
+        let data = """
+          1 This software and database is being provided to you, the LICENSEE
+        00000001 18 n 02 Tim_Cook 0 Cook 0 001 @i 00000009 n 0000 | a person
+        00000002 15 n 01 New_York 0 001 @i 00000009 n 0000 | a city
+        00000003 17 n 01 Hudson 0 001 @i 00000009 n 0000 | a river
+        00000004 17 n 01 Moon 0 000 | not an instance of noun.object
+        00000005 14 n 01 Red_Cross 0 000 | a group
+        00000006 18 n 02 American 0 actor 0 000 | a class of people, and a lowercase noun
+        00000007 28 n 01 Monday 0 000 | a day
+
+        """
+        try data.write(toFile: folder.path + "/data.noun", atomically: true, encoding: .utf8)
+        let lexicon = try EntityLexicon.wordNet(directory: folder.path)
+        typealias C = EntityLexicon.Category
+        #expect(lexicon.entries == [
+            "tim cook": C.person.bit(instance: true), "cook": C.person.bit(instance: true),
+            "new york": C.location.bit(instance: true), "hudson": C.location.bit(instance: true),
+            "moon": C.other.bit(instance: false), "red cross": C.organization.bit(instance: false),
+            "american": C.person.bit(instance: false), "monday": C.other.bit(instance: false),
+        ])
+        #expect(throws: EntityLexiconError.self) { try EntityLexicon.wordNet(directory: folder.path + "/missing") }
+        // The store carries the lists (the tagger needs no WordNet), byte-identical rebuilds.
+        let a = folder.path + "/a.sqlite", b = folder.path + "/b.sqlite"
+        for path in [a, b] {
+            _ = try NerBuild.train([WeightedFile(path: nerFixture)], lexicon: lexicon, output: path,
+                                   config: EntityTrainerConfig(epochs: 3), strict: false, progress: StageProgress(quiet: true))
+        }
+        #expect(FileManager.default.contents(atPath: a) == FileManager.default.contents(atPath: b))
+        #expect(try EntityTagger(path: a).model.lexicon == lexicon)
+    }
+
+    @Test("word classes: learnt from unlabelled text, deterministic, looked up lowercased; their classes are features; in the store")
+    func wordClasses() throws {
+        let folder = try TemporaryFolder()
+        let text = folder.path + "/text.txt"
+        try """
+        We flew to Paris on Monday .
+        We flew to London on Friday .
+        They drove to Paris on Friday .
+        They drove to Berlin on Monday .
+        Anna met Tim in London .
+        Tim met Anna in Berlin .
+
+        """.write(toFile: text, atomically: true, encoding: .utf8)
+        let progress = StageProgress(quiet: true)
+        let clusters = try NerBuild.clusters([text], classes: 4, progress: progress)
+        #expect(clusters == (try NerBuild.clusters([text], classes: 4, progress: progress)))
+        #expect(clusters.classes.keys.contains("paris") && !clusters.classes.keys.contains("Paris"))
+        #expect(clusters.classes.values.allSatisfy { (1...4).contains($0) })
+        #expect(Set(clusters.classes.values).count > 1)
+        // Only the most frequent `words` words get a class.
+        #expect(try NerBuild.clusters([text], classes: 4, words: 5, progress: progress).count == 5)
+        #expect(try NerBuild.clusters([], classes: 4, progress: progress).isEmpty)
+        let lookup = clusters.lookup(["paris", "unseen"])
+        #expect(lookup[0] == UInt64(clusters.classes["paris"]!) && lookup[1] == 0)
+        // A class changes the features of the word and of its neighbours.
+        let words = ["We", "flew", "to", "Rome"]
+        let lowered = EntityFeatures.lowered(words)
+        let per = EntityFeatures.perWord
+        let a = EntityFeatures.extract(words, lowered: lowered, gazetteer: [0, 0, 0, 0], clusters: [1, 2, 3, 0])
+        let b = EntityFeatures.extract(words, lowered: lowered, gazetteer: [0, 0, 0, 0], clusters: [1, 2, 3, 3])
+        #expect(a[0..<(2 * per)] == b[0..<(2 * per)])
+        #expect(a[(2 * per)..<(3 * per)] != b[(2 * per)..<(3 * per)] && a[(3 * per)...] != b[(3 * per)...])
+        #expect(EntityModel.features(words, gazetteer: nil, tagging: nil, clusters: EntityClusters(classes: ["rome": 3]))
+                == EntityFeatures.extract(words, lowered: lowered, gazetteer: [0, 0, 0, 0], clusters: [0, 0, 0, 3]))
+        // The store carries the classes; identical inputs, identical stores.
+        let x = folder.path + "/x.sqlite", y = folder.path + "/y.sqlite"
+        for path in [x, y] {
+            _ = try NerBuild.train([WeightedFile(path: nerFixture)], clusters: clusters, output: path,
+                                   config: EntityTrainerConfig(epochs: 3), strict: false, progress: progress)
+        }
+        #expect(FileManager.default.contents(atPath: x) == FileManager.default.contents(atPath: y))
+        #expect(try EntityTagger(path: x).model.clusters == clusters)
+    }
+
+    @Test("document consistency: a capitalized name (or a word of a PER name) tagged in one sentence tags its untagged mentions, longest first")
+    func documentConsistency() {
+        let model = EntityModel(labels: EntityLabels(types: ["LOC", "PER"]), features: FeatureTable(capacity: 16), weights: [],
+                                transitions: [Float](repeating: 0, count: 6 * 5), gazetteer: EntityGazetteer(typeCount: 2))
+        // O 0, B-LOC 1, I-LOC 2, B-PER 3, I-PER 4
+        let sentences = [["Tim", "Cook", "spoke", "in", "Paris"], ["Later", "Tim", "Cook", "left", "Paris"],
+                         ["Cook", "met", "tim", "cook"], ["the", "apple", "fell"], ["Paris", "Hilton"],
+                         ["New", "York", "and", "York"]]
+        let labels = [[3, 4, 0, 0, 1], [0, 0, 0, 0, 3], [0, 0, 0, 0], [0, 1, 0], [0, 0], [1, 2, 0, 0]]
+        let out = model.propagatingNames(sentences, labels: labels)
+        #expect(out[0] == labels[0])
+        // "Tim Cook" (PER) is found again; the tagged "Paris" (PER here) is left alone.
+        #expect(out[1] == [0, 3, 4, 0, 3])
+        // "Cook", a word of the PER name "Tim Cook", is PER alone too; lowercase "tim cook" is no name.
+        #expect(out[2] == [3, 0, 0, 0])
+        // The words of a LOC name are not names alone.
+        #expect(out[5] == labels[5])
+        // A span starting lowercase ("apple") is no name to propagate; "Paris" is LOC once and PER once: the first type wins ties.
+        #expect(out[4] == [1, 0])
+        #expect(model.decode(document: []) == [])
     }
 
     @Test("with --upos-train the store carries the UPOS tagger whose tags are features")

@@ -60,13 +60,18 @@ public struct EntityGazetteer: Sendable {
 /// themselves; runs capped at two) and short shape (runs of one), prefixes of 1–3 and suffixes
 /// of 1–4 characters, capitalization class with sentence position and with the sentence's case
 /// style (all lowercase, title case, ordinary); the lowercase forms of the words i−2…i+2, the
-/// shapes of i±1, the word bigrams with each neighbour, the short-shape trigram; the gazetteer
-/// match of the word and of its neighbours (with the capitalization class); and, with a
-/// part-of-speech tagger, the UPOS tags of the word and its neighbours (with the
-/// capitalization class).
+/// shapes of i±1, the word bigrams with each neighbour, the short-shape trigrams centred on i,
+/// ending at i and starting at i, the next word's form with this word's capitalization; the
+/// gazetteer match of the word and of its neighbours (with the capitalization class); with a
+/// part-of-speech tagger, the UPOS tags of the word and its neighbours (with the capitalization
+/// class) and the tag trigram; with a lexicon (WordNet names, ``EntityLexicon``), its match of
+/// the word (alone, with the capitalization class, with each neighbour's); with word classes
+/// (``EntityClusters``), the classes of i−1, i, i+1, i's with its capitalization class, and the
+/// class bigrams with each neighbour. The templates of a resource the model has not are 0 (no
+/// feature: never stored, skipped by training and Viterbi).
 public enum EntityFeatures {
     /// Features per word (the length of each word's run of keys).
-    public static let perWord = 34
+    public static let perWord = 48
 
     struct WordInfo {
         var form: UInt64 = 0, lower: UInt64 = 0, shape: UInt64 = 0, shortShape: UInt64 = 0
@@ -76,6 +81,8 @@ public enum EntityFeatures {
         var caps: UInt64 = 0
         var gazetteer: UInt64 = 0
         var tag: UInt64 = 0
+        var lexicon: UInt64 = 0
+        var cluster: UInt64 = 0
 
         static func boundary(_ side: Int) -> WordInfo {
             let h = SplitMix64.finalize(0xB0B0_0000 &+ UInt64(bitPattern: Int64(side)))
@@ -83,6 +90,8 @@ public enum EntityFeatures {
             w.caps = 6
             w.gazetteer = 255
             w.tag = h
+            w.lexicon = 0x1_0000
+            w.cluster = h
             return w
         }
     }
@@ -155,7 +164,8 @@ public enum EntityFeatures {
     /// All features of a sentence: word `i`'s are `keys[i * perWord ..< (i + 1) * perWord]`.
     /// `gazetteer` codes come from ``EntityGazetteer/match(_:excluding:)``; `tags` are the words'
     /// part-of-speech tags (any stable numbers, e.g. hashes of the tag names), nil without a tagger.
-    public static func extract(_ words: [String], lowered: [String], gazetteer: [UInt8], tags: [UInt64]? = nil) -> [UInt64] {
+    public static func extract(_ words: [String], lowered: [String], gazetteer: [UInt8], tags: [UInt64]? = nil,
+                               lexicon: [UInt16]? = nil, clusters: [UInt64]? = nil) -> [UInt64] {
         let n = words.count
         var infos = [WordInfo.boundary(-2), WordInfo.boundary(-1)]
         infos.reserveCapacity(n + 4)
@@ -164,6 +174,8 @@ public enum EntityFeatures {
             var w = info(words[i], lower: lowered[i])
             w.gazetteer = UInt64(gazetteer[i])
             w.tag = tags?[i] ?? 0
+            w.lexicon = UInt64(lexicon?[i] ?? 0)
+            w.cluster = clusters?[i] ?? 0
             if w.caps >= 2 { anyUpper = true }
             if i > 0 && w.caps > 0 { lettered += 1; if w.caps >= 2 { capitalized += 1 } }
             infos.append(w)
@@ -171,6 +183,7 @@ public enum EntityFeatures {
         infos.append(WordInfo.boundary(1))
         infos.append(WordInfo.boundary(2))
         // 1 all lowercase, 2 title case (60% of the lettered words after the first capitalized), 0 ordinary.
+        let hasLexicon = lexicon != nil, hasClusters = clusters != nil
         let style: UInt64 = !anyUpper ? 1 : (lettered >= 2 && capitalized * 10 >= lettered * 6) ? 2 : 0
         var keys = [UInt64]()
         keys.reserveCapacity(n * perWord)
@@ -204,6 +217,20 @@ public enum EntityFeatures {
             keys.append(key(32, p1.tag, w.tag))
             keys.append(key(33, w.tag, n1.tag))
             keys.append(key(34, w.tag, w.caps, first))
+            // A resource's value as templates `t`: alone, with the capitalization class, with the
+            // previous word's and the next word's; 0 (no feature) without the resource.
+            func resource(_ present: Bool, _ t: UInt64, _ p: UInt64, _ v: UInt64, _ n: UInt64) {
+                guard present else { keys.append(contentsOf: repeatElement(0, count: 4)); return }
+                keys.append(key(t, v)); keys.append(key(t + 1, v, w.caps)); keys.append(key(t + 2, p, v)); keys.append(key(t + 3, v, n))
+            }
+            resource(hasLexicon, 35, p1.lexicon, w.lexicon, n1.lexicon)
+            keys.append(key(39, n1.form, w.caps))
+            keys.append(key(40, p2.shortShape, p1.shortShape, w.shortShape))
+            keys.append(key(41, w.shortShape, n1.shortShape, n2.shortShape))
+            keys.append(key(42, p1.tag, w.tag, n1.tag))
+            resource(hasClusters, 43, p1.cluster, w.cluster, n1.cluster)
+            keys.append(hasClusters ? key(47, p1.cluster) : 0)
+            keys.append(hasClusters ? key(48, n1.cluster) : 0)
         }
         return keys
     }

@@ -35,9 +35,14 @@ public struct EntityModel: Sendable {
     public let gazetteer: EntityGazetteer
     /// The part-of-speech tagger whose tags are features, if the model was trained with one.
     public let tagging: EntityTagging?
+    /// Typed name lists from outside the training data (WordNet), empty for none.
+    public let lexicon: EntityLexicon
+    /// Word classes learnt from unlabelled text, empty for none.
+    public let clusters: EntityClusters
 
     public init(labels: EntityLabels, features: FeatureTable, weights: [Float], transitions: [Float],
-                gazetteer: EntityGazetteer, tagging: EntityTagging? = nil) {
+                gazetteer: EntityGazetteer, tagging: EntityTagging? = nil, lexicon: EntityLexicon = EntityLexicon(),
+                clusters: EntityClusters = EntityClusters()) {
         precondition(weights.count == features.count * labels.count)
         precondition(transitions.count == (labels.count + 1) * labels.count)
         self.labels = labels
@@ -46,21 +51,26 @@ public struct EntityModel: Sendable {
         self.transitions = transitions
         self.gazetteer = gazetteer
         self.tagging = tagging
+        self.lexicon = lexicon
+        self.clusters = clusters
     }
 
-    /// The features of a sentence (``EntityFeatures``) with this model's gazetteer and tagger;
-    /// `excluding` as in ``EntityGazetteer/match(_:excluding:)``.
+    /// The features of a sentence (``EntityFeatures``) with this model's gazetteer, tagger,
+    /// lexicon and clusters; `excluding` as in ``EntityGazetteer/match(_:excluding:)``.
     public static func features(_ words: [String], gazetteer: EntityGazetteer?, tagging: EntityTagging?,
+                                lexicon: EntityLexicon? = nil, clusters: EntityClusters? = nil,
                                 excluding: [String: [Int32]]? = nil) -> [UInt64] {
         let lowered = EntityFeatures.lowered(words)
         let codes = gazetteer?.match(lowered, excluding: excluding) ?? [UInt8](repeating: 0, count: words.count)
-        return EntityFeatures.extract(words, lowered: lowered, gazetteer: codes, tags: tagging?.tags(words))
+        let names = lexicon.flatMap { $0.isEmpty ? nil : $0.match(lowered) }   // nil: no lexicon features
+        return EntityFeatures.extract(words, lowered: lowered, gazetteer: codes, tags: tagging?.tags(words), lexicon: names,
+                                      clusters: clusters.flatMap { $0.isEmpty ? nil : $0.lookup(lowered) })
     }
 
     /// The best label of every word (numbers into ``EntityLabels/names``).
     public func decode(_ words: [String]) -> [Int] {
         guard !words.isEmpty else { return [] }
-        let keys = Self.features(words, gazetteer: gazetteer, tagging: tagging)
+        let keys = Self.features(words, gazetteer: gazetteer, tagging: tagging, lexicon: lexicon, clusters: clusters)
         return weights.withUnsafeBufferPointer { w in
             Self.viterbi(keys, count: words.count, labels: labels) { key in
                 let row = features.row(key)
@@ -68,6 +78,62 @@ public struct EntityModel: Sendable {
                 return row < 0 ? nil : UnsafeBufferPointer(rebasing: w[base..<(base + labels.count)])
             } transition: { transitions[($0 + 1) * labels.count + $1] }
         }
+    }
+
+    /// The best labels of every sentence of a document: each decoded alone, then
+    /// ``propagatingNames(_:labels:)`` (a name tagged in one sentence tags its other mentions).
+    public func decode(document sentences: [[String]]) -> [[Int]] {
+        propagatingNames(sentences, labels: sentences.map { decode($0) })
+    }
+
+    /// Document-level consistency: a capitalized name tagged somewhere in a document tags its
+    /// other mentions. Every span of `labels` (one label list per sentence of the document) whose
+    /// first word is capitalized is a name (its words, case kept, with its most frequent type),
+    /// and so is every capitalized word (two letters or more) of a `PER` name of several words
+    /// ("Cook" after "Tim Cook"); then, left to right, every run of `O` words that spells a name (longest first, up to six
+    /// words) gets that name's labels. Spans already tagged are never changed.
+    public func propagatingNames(_ sentences: [[String]], labels: [[Int]]) -> [[Int]] {
+        var counts: [[String]: [Int]] = [:]
+        var longest: [String: Int] = [:]   // first word → the longest name it starts
+        for (words, tags) in zip(sentences, labels) {
+            var i = 0
+            while i < tags.count {
+                guard let (type, _) = self.labels.decompose(tags[i]) else { i += 1; continue }
+                var end = i + 1
+                while end < tags.count, let (t, inside) = self.labels.decompose(tags[end]), inside, t == type { end += 1 }
+                if let first = words[i].unicodeScalars.first, first.properties.isUppercase, end - i <= 6 {
+                    counts[Array(words[i..<end]), default: [Int](repeating: 0, count: self.labels.types.count)][type] += 1
+                    longest[words[i]] = max(longest[words[i]] ?? 0, end - i)
+                    if end - i > 1, self.labels.types[type] == "PER" {
+                        for word in words[i..<end] where word.unicodeScalars.first?.properties.isUppercase == true && word.count > 1 {
+                            counts[[word], default: [Int](repeating: 0, count: self.labels.types.count)][type] += 1
+                            longest[word] = max(longest[word] ?? 0, 1)
+                        }
+                    }
+                }
+                i = end
+            }
+        }
+        guard !longest.isEmpty else { return labels }
+        var out = labels
+        for (k, words) in sentences.enumerated() {
+            var i = 0
+            while i < words.count {
+                guard out[k][i] == 0, let most = longest[words[i]] else { i += 1; continue }
+                var matched = 0
+                for length in stride(from: min(most, words.count - i), through: 1, by: -1) {
+                    guard (i..<(i + length)).allSatisfy({ out[k][$0] == 0 }), let row = counts[Array(words[i..<(i + length)])] else { continue }
+                    var best = 0
+                    for t in row.indices where row[t] > row[best] { best = t }
+                    out[k][i] = self.labels.label(type: best, inside: false)
+                    for j in (i + 1)..<(i + length) { out[k][j] = self.labels.label(type: best, inside: true) }
+                    matched = length
+                    break
+                }
+                i += max(matched, 1)
+            }
+        }
+        return out
     }
 
     /// Viterbi over `count` words with features `keys` (``EntityFeatures/perWord`` per word),
@@ -80,7 +146,7 @@ public struct EntityModel: Sendable {
         var emission = [Float](repeating: 0, count: n * L)
         for i in 0..<n {
             for k in (i * EntityFeatures.perWord)..<((i + 1) * EntityFeatures.perWord) {
-                guard let w = row(keys[k]) else { continue }
+                guard keys[k] != 0, let w = row(keys[k]) else { continue }
                 for y in 0..<L { emission[i * L + y] += w[y] }
             }
         }

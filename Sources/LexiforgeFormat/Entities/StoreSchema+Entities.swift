@@ -13,17 +13,23 @@ extension StoreSchema {
     ///   the sentence start.
     /// - `entity_gazetteer(phrase, type, count)`: the names learnt from the training data,
     ///   lowercased, words separated by one space, with how often each was tagged as each type.
+    /// - `entity_lexicon(phrase, mask)`: typed name lists from WordNet (``EntityLexicon``),
+    ///   lowercased phrases with a bit mask of their categories: bit 2c an instance of category
+    ///   c, bit 2c + 1 a class of it, c = 0 person, 1 location, 2 organization, 3 other
+    ///   capitalized noun. Empty when trained without WordNet.
+    /// - `entity_cluster(word, cluster)`: word classes learnt from unlabelled text
+    ///   (``EntityClusters``): lowercase word and its class, 1...K. Empty when trained without.
     /// - Views `entity_transition_view(prev, label, weight)` and `entity_gazetteer_view`
     ///   (phrase, type, count, most frequent first) show names.
     /// With `ner train --upos-train`, the store also holds a UPOS hidden Markov tagger (the
     /// `hmm_*` tables over its vocabulary, ``StoreSchema/HMM``) whose tags are features.
     /// Meta row `entities` says how it was trained; its `feature_version` must be ``featureVersion``.
     public enum Entities {
-        public static let tables = ["entity_label", "entity_feature", "entity_transition", "entity_gazetteer"]
+        public static let tables = ["entity_label", "entity_feature", "entity_transition", "entity_gazetteer", "entity_lexicon", "entity_cluster"]
 
         /// Bumped whenever the feature templates change (a store's weights only mean something to
         /// the templates they were trained with).
-        public static let featureVersion = 2
+        public static let featureVersion = 3
 
         public static let creationStatements: [String] = [
             "CREATE TABLE entity_label (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)",
@@ -44,6 +50,8 @@ extension StoreSchema {
                 PRIMARY KEY (phrase, type)
             ) WITHOUT ROWID
             """,
+            "CREATE TABLE entity_lexicon (phrase TEXT PRIMARY KEY, mask INTEGER NOT NULL CHECK (mask BETWEEN 1 AND 255)) WITHOUT ROWID",
+            "CREATE TABLE entity_cluster (word TEXT PRIMARY KEY, cluster INTEGER NOT NULL CHECK (cluster BETWEEN 1 AND 65535)) WITHOUT ROWID",
             """
             CREATE VIEW entity_transition_view AS
                 SELECT COALESCE(p.name, '<s>') AS prev, l.name AS label, t.weight FROM entity_transition AS t

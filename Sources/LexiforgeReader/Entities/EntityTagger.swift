@@ -56,14 +56,18 @@ public final class EntityTagger: Sendable {
         return model.decode(words).map { names[$0] }
     }
 
-    /// The entities of `text` (see the type's documentation).
+    /// The entities of `text` (see the type's documentation). The text is one document: its
+    /// sentences are decoded with ``EntityModel/decode(document:)``, so a name tagged in one
+    /// sentence tags its other mentions.
     public func entities(in text: String, joinNames: Bool = true) -> [Entity] {
-        var out: [Entity] = []
+        // Every line's bytes and the scalar offset of each of its bytes (continuation bytes share
+        // the last), then the sentences as (line, tokens).
+        var lines: [(bytes: [UInt8], scalarAt: [Int], start: Int)] = []
+        var sentences: [(line: Int, tokens: [Token])] = []
         var lineStart = 0   // in scalars
         var tokens: [Token] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var bytes = Array(line.utf8)
-            // Scalar offset of every byte that starts one (continuation bytes share the last).
             var scalarAt = [Int](repeating: 0, count: bytes.count + 1)
             var scalars = 0
             for (k, b) in bytes.enumerated() {
@@ -74,28 +78,29 @@ public final class EntityTagger: Sendable {
             tokens.removeAll(keepingCapacity: true)
             bytes.withUnsafeMutableBufferPointer { tokenizer.tokenize(UnsafeBufferPointer($0), into: &tokens) }
             var sentence: [Token] = []
-            func flush() {
-                guard !sentence.isEmpty else { return }
-                let words = sentence.map { String(decoding: bytes[$0.start..<$0.end], as: UTF8.self) }
-                let labels = model.decode(words)
-                let names = model.labels.names
-                for span in EntitySpan.spans(labels.map { names[$0] }) {
-                    let pieces = joinNames ? [span.start..<span.end] : (span.start..<span.end).map { $0..<($0 + 1) }
-                    for piece in pieces {
-                        let first = sentence[piece.lowerBound], last = sentence[piece.upperBound - 1]
-                        out.append(Entity(type: span.type,
-                                          text: String(decoding: bytes[first.start..<last.end], as: UTF8.self),
-                                          start: lineStart + scalarAt[first.start], end: lineStart + scalarAt[last.end]))
-                    }
-                }
-                sentence.removeAll(keepingCapacity: true)
-            }
             for token in tokens {
                 sentence.append(token)
-                if token.kind == .terminal { flush() }
+                if token.kind == .terminal { sentences.append((lines.count, sentence)); sentence.removeAll() }
             }
-            flush()
+            if !sentence.isEmpty { sentences.append((lines.count, sentence)) }
+            lines.append((bytes, scalarAt, lineStart))
             lineStart += scalars + 1
+        }
+        let words = sentences.map { sentence in
+            sentence.tokens.map { String(decoding: lines[sentence.line].bytes[$0.start..<$0.end], as: UTF8.self) }
+        }
+        let names = model.labels.names
+        var out: [Entity] = []
+        for (sentence, labels) in zip(sentences, model.decode(document: words)) {
+            let line = lines[sentence.line]
+            for span in EntitySpan.spans(labels.map { names[$0] }) {
+                let pieces = joinNames ? [span.start..<span.end] : (span.start..<span.end).map { $0..<($0 + 1) }
+                for piece in pieces {
+                    let first = sentence.tokens[piece.lowerBound], last = sentence.tokens[piece.upperBound - 1]
+                    out.append(Entity(type: span.type, text: String(decoding: line.bytes[first.start..<last.end], as: UTF8.self),
+                                      start: line.start + line.scalarAt[first.start], end: line.start + line.scalarAt[last.end]))
+                }
+            }
         }
         return out
     }
@@ -157,11 +162,19 @@ extension TrainedStore {
                 gazetteer.add(phrase.split(separator: " ").map(String.init), type: t,
                               count: Int32(try row.int(2, "entity_gazetteer", "count", in: 1...Int64(Int32.max))))
             }
-            return (labels, table, weights, transitions, gazetteer)
+            var lexicon = EntityLexicon()
+            for row in try Row.fetchAll(db, sql: "SELECT phrase, mask FROM entity_lexicon ORDER BY phrase") {
+                lexicon.add(try row.text(0, "entity_lexicon", "phrase"), mask: UInt8(try row.int(1, "entity_lexicon", "mask", in: 1...255)))
+            }
+            var classes: [String: UInt16] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT word, cluster FROM entity_cluster") {
+                classes[try row.text(0, "entity_cluster", "word")] = UInt16(try row.int(1, "entity_cluster", "cluster", in: 1...65535))
+            }
+            return (labels, table, weights, transitions, gazetteer, lexicon, EntityClusters(classes: classes))
         }
-        let (labels, table, weights, transitions, gazetteer) = parts
+        let (labels, table, weights, transitions, gazetteer, lexicon, clusters) = parts
         let tagging = hasHMM ? EntityTagging(tables: try hmmTables()) : nil
         return (EntityModel(labels: labels, features: table, weights: weights, transitions: transitions, gazetteer: gazetteer,
-                            tagging: tagging), meta)
+                            tagging: tagging, lexicon: lexicon, clusters: clusters), meta)
     }
 }
