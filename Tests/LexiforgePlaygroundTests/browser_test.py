@@ -15,7 +15,7 @@ import sys
 import time
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.actions import interaction
@@ -79,7 +79,14 @@ def main():
         return 2
     result = {"ok": False}
     try:
-        wait = WebDriverWait(driver, 15)
+        # The page re-renders the bar and the candidates as answers arrive: an element found a
+        # moment ago may be gone (stale). Waits retry on that; lists are read in one script.
+        wait = WebDriverWait(driver, 15, ignored_exceptions=[StaleElementReferenceException])
+
+        def words(selector):
+            return driver.execute_script(
+                "return Array.from(document.querySelectorAll(arguments[0])).map(e => e.getAttribute('data-word'));", selector)
+
         result["loadMs"], result["documentMs"] = load(driver, lambda: driver.get(url))
         # A second load with the browser warm (what a person reloading sees; the first includes
         # starting the renderer).
@@ -92,15 +99,21 @@ def main():
         box.send_keys("said Lord")
         bar = "#panes .pane:first-child .bar button"
         try:
-            wait.until(lambda d: "Henry" in [b.get_attribute("data-word") for b in d.find_elements(By.CSS_SELECTOR, bar)])
+            wait.until(lambda d: "Henry" in words(bar))
         except TimeoutException:
             pass
-        result["bar"] = [b.get_attribute("data-word") for b in driver.find_elements(By.CSS_SELECTOR, bar)]
+        result["bar"] = words(bar)
         result["henry"] = "Henry" in result["bar"]
 
         # Tap "Henry": the text takes it.
         if result["henry"]:
-            driver.find_element(By.CSS_SELECTOR, bar + '[data-word="Henry"]').click()
+            for attempt in range(5):
+                try:
+                    driver.find_element(By.CSS_SELECTOR, bar + '[data-word="Henry"]').click()
+                    break
+                except StaleElementReferenceException:
+                    if attempt == 4:
+                        raise
             wait.until(lambda d: d.find_element(By.ID, "text").get_attribute("value").startswith("said Lord Henry"))
         result["textAfterTap"] = box.get_attribute("value")
 
@@ -112,7 +125,7 @@ def main():
                 wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, candidates))
             except TimeoutException:
                 pass
-            seen = [c.get_attribute("data-word") for c in driver.find_elements(By.CSS_SELECTOR, candidates)]
+            seen = words(candidates)
             result[f"{kind}Candidates"] = seen
             result[f"{kind}Found"] = word in seen
         result["traceDrawn"] = len(driver.find_element(By.CSS_SELECTOR, "#keyboard .trace").get_attribute("points").split()) >= 2
