@@ -190,11 +190,12 @@ public enum SwipeEval {
         public func contextFit(_ words: [String]) throws -> Double? { try predictor?.contextFit(of: words) }
 
         /// Decodes one trace (after its sentence's earlier words when there is a model and a sentence).
-        public func decode(_ trace: SwipeTrace) throws -> (SwipeDecoder, SwipeDecoding, Bool) {
+        /// Also returns whether it decoded with a context, and the context fit it gated it with.
+        public func decode(_ trace: SwipeTrace) throws -> (SwipeDecoder, SwipeDecoding, Bool, fit: Double?) {
             let decoder = try decoder(rowHeightRatio: trace.rowHeightRatio)
             let context = try trace.context.flatMap { words in try predictor?.distribution(after: words) }
             let fit = options.contextGate == nil ? nil : try trace.context.flatMap(contextFit)
-            return (decoder, decoder.decode(trace.points, context: context, contextFit: fit), context != nil)
+            return (decoder, decoder.decode(trace.points, context: context, contextFit: fit), context != nil, fit)
         }
     }
 
@@ -252,7 +253,7 @@ public enum SwipeEval {
         report.warnings += trace.warnings
         report.swipes += 1
         let t0 = DispatchTime.now().uptimeNanoseconds, c0 = threadCPUNanoseconds()
-        let (decoder, result, withContext) = try session.decode(trace)
+        let (decoder, result, withContext, usedFit) = try session.decode(trace)
         report.latenciesMs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
         report.cpuMs.append(Double(threadCPUNanoseconds() - c0) / 1e6)
         if withContext { report.withContext += 1 }
@@ -270,7 +271,8 @@ public enum SwipeEval {
             report.afterWords += 1
             if hit1 { report.top1AfterWords += 1 }
             if hit4 { report.top4AfterWords += 1 }
-            if let gate = session.options.contextGate, let fit = try session.model?.contextFit(of: before), fit >= gate {
+            // The fit the decoder gated with, or (without context, outside the timing) the model's.
+            if let gate = session.options.contextGate, let fit = try usedFit ?? session.model?.contextFit(of: before), fit >= gate {
                 report.afterSentence += 1
                 if hit1 { report.top1AfterSentence += 1 }
                 if hit4 { report.top4AfterSentence += 1 }
@@ -299,7 +301,7 @@ public enum SwipeDecode {
         var lines: [String] = [], warnings: [String] = []
         for trace in traces {
             warnings += trace.warnings
-            let (_, result, _) = try session.decode(trace)
+            let (_, result, _, _) = try session.decode(trace)
             let words = result.candidates.map { String(format: "%@ %.2f", $0.word, $0.score) }
             let expected = trace.word.map { " (\($0))" } ?? ""
             lines.append("line \(trace.line)\(expected): " + (words.isEmpty ? "no candidates" : words.joined(separator: ", ")))

@@ -117,7 +117,7 @@ public enum SwipeTune {
             guard let word = t.word else { continue }
             if n % 2000 == 0 { progress("decoding \(n) of \(traces.count)") }
             guard session.matchIndex[SwipeEval.matchKey(word)] != nil else { continue }
-            let (_, result, _) = try session.decode(t)
+            let (_, result, _, _) = try session.decode(t)
             let key = SwipeEval.matchKey(word)
             let terms = result.candidates.map { c in
                 Term(location: c.location, shape: c.shape, cost: c.cost.isFinite ? c.cost : 1e3,

@@ -32,26 +32,42 @@ public struct EntityGazetteer: Sendable {
     public func match(_ lowered: [String], excluding: [String: [Int32]]? = nil) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: lowered.count)
         guard maxLength > 0 else { return out }
-        var i = 0
-        while i < lowered.count {
-            guard firstWords.contains(lowered[i]) else { i += 1; continue }
-            var matched = 0
-            for length in stride(from: min(maxLength, lowered.count - i), through: 1, by: -1) {
-                let phrase = length == 1 ? lowered[i] : lowered[i..<(i + length)].joined(separator: " ")
-                guard var row = counts[phrase] else { continue }
-                if let own = excluding?[phrase] { for t in row.indices { row[t] -= own[t] } }
-                var best = 0
-                for t in row.indices where row[t] > row[best] { best = t }
-                guard row[best] > 0 else { continue }
-                out[i] = UInt8(1 + 2 * best)
-                for k in (i + 1)..<(i + length) { out[k] = UInt8(2 + 2 * best) }
-                matched = length
-                break
-            }
-            i += max(matched, 1)
+        matchLongestFirst(count: lowered.count, longest: { firstWords.contains(lowered[$0]) ? maxLength : nil }) { i, length in
+            let phrase = joinedPhrase(lowered, i, length)
+            guard var row = counts[phrase] else { return false }
+            if let own = excluding?[phrase] { for t in row.indices { row[t] -= own[t] } }
+            var best = 0
+            for t in row.indices where row[t] > row[best] { best = t }
+            guard row[best] > 0 else { return false }
+            out[i] = UInt8(1 + 2 * best)
+            for k in (i + 1)..<(i + length) { out[k] = UInt8(2 + 2 * best) }
+            return true
         }
         return out
     }
+}
+
+/// Left-to-right, longest-first phrase matching over `count` words (the gazetteer, the lexicon
+/// and document consistency): at word `i`, `longest(i)` is the longest phrase that may start
+/// there (nil: none does); lengths from it (at most the words left) down to 1 are offered to
+/// `accept(i, length)` until it takes one, and the scan goes on after the match, or at the next
+/// word when none was taken.
+func matchLongestFirst(count: Int, longest: (Int) -> Int?, accept: (_ start: Int, _ length: Int) -> Bool) {
+    var i = 0
+    while i < count {
+        guard let most = longest(i) else { i += 1; continue }
+        var matched = 0
+        for length in stride(from: min(most, count - i), through: 1, by: -1) where accept(i, length) {
+            matched = length
+            break
+        }
+        i += max(matched, 1)
+    }
+}
+
+/// Words `start ..< start + length` joined by one space (a phrase key).
+func joinedPhrase(_ words: [String], _ start: Int, _ length: Int) -> String {
+    length == 1 ? words[start] : words[start..<(start + length)].joined(separator: " ")
 }
 
 /// The hashed features of every word of a sentence, for ``EntityModel``.

@@ -50,19 +50,11 @@ public struct EntityLexicon: Sendable, Equatable {
     public func match(_ lowered: [String]) -> [UInt16] {
         var out = [UInt16](repeating: 0, count: lowered.count)
         guard maxLength > 0 else { return out }
-        var i = 0
-        while i < lowered.count {
-            guard let longest = firstWords[lowered[i]] else { i += 1; continue }
-            var matched = 0
-            for length in stride(from: min(longest, lowered.count - i), through: 1, by: -1) {
-                let phrase = length == 1 ? lowered[i] : lowered[i..<(i + length)].joined(separator: " ")
-                guard let mask = entries[phrase] else { continue }
-                out[i] = UInt16(mask) << 1
-                for k in (i + 1)..<(i + length) { out[k] = UInt16(mask) << 1 | 1 }
-                matched = length
-                break
-            }
-            i += max(matched, 1)
+        matchLongestFirst(count: lowered.count, longest: { firstWords[lowered[$0]] }) { i, length in
+            guard let mask = entries[joinedPhrase(lowered, i, length)] else { return false }
+            out[i] = UInt16(mask) << 1
+            for k in (i + 1)..<(i + length) { out[k] = UInt16(mask) << 1 | 1 }
+            return true
         }
         return out
     }

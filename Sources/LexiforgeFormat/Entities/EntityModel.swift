@@ -117,21 +117,16 @@ public struct EntityModel: Sendable {
         guard !longest.isEmpty else { return labels }
         var out = labels
         for (k, words) in sentences.enumerated() {
-            var i = 0
-            while i < words.count {
-                guard out[k][i] == 0, let most = longest[words[i]] else { i += 1; continue }
-                var matched = 0
-                for length in stride(from: min(most, words.count - i), through: 1, by: -1) {
-                    guard (i..<(i + length)).allSatisfy({ out[k][$0] == 0 }), let row = counts[Array(words[i..<(i + length)])] else { continue }
-                    var best = 0
-                    for t in row.indices where row[t] > row[best] { best = t }
-                    out[k][i] = self.labels.label(type: best, inside: false)
-                    for j in (i + 1)..<(i + length) { out[k][j] = self.labels.label(type: best, inside: true) }
-                    matched = length
-                    break
-                }
-                i += max(matched, 1)
+            var tags = out[k]
+            matchLongestFirst(count: words.count, longest: { tags[$0] == 0 ? longest[words[$0]] : nil }) { i, length in
+                guard (i..<(i + length)).allSatisfy({ tags[$0] == 0 }), let row = counts[Array(words[i..<(i + length)])] else { return false }
+                var best = 0
+                for t in row.indices where row[t] > row[best] { best = t }
+                tags[i] = self.labels.label(type: best, inside: false)
+                for j in (i + 1)..<(i + length) { tags[j] = self.labels.label(type: best, inside: true) }
+                return true
             }
+            out[k] = tags
         }
         return out
     }

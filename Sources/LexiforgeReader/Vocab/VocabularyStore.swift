@@ -58,6 +58,16 @@ public final class VocabularyStore: @unchecked Sendable {
     public let facts: VocabFacts
     /// Entries in the store.
     public let entryCount: Int
+    /// The `vocab_bucket` rows in id order (read once, checked, at opening).
+    let buckets: [Bucket]
+
+    /// A bucket: the entries of one level set, category and pair of present fields.
+    struct Bucket: Sendable {
+        var levels: Int64
+        var category: VocabCategory
+        var hasReading: Bool, hasMeaning: Bool
+        var entries: Int
+    }
     /// Canonical forms whose answers are kept.
     public static let cacheCapacity = 256
 
@@ -72,7 +82,7 @@ public final class VocabularyStore: @unchecked Sendable {
         queue = try TrainedStore.openReadOnly(path: path)
         self.path = path
         do {
-            let loaded = try queue.inDatabase { db -> (meta: [String: String], levels: [String], facts: VocabFacts, entries: Int)? in
+            let loaded = try queue.inDatabase { db -> (meta: [String: String], levels: [String], facts: VocabFacts, buckets: [Bucket])? in
                 var meta: [String: String] = [:]
                 for row in try Row.fetchAll(db, sql: "SELECT key, value FROM meta") {
                     meta[try row.text(0, "meta", "key")] = try row.text(1, "meta", "value")
@@ -89,25 +99,24 @@ public final class VocabularyStore: @unchecked Sendable {
                     guard id == levels.count else { throw StoreDamage("`vocab_level.id` \(id) is not dense (expected \(levels.count))") }
                     levels.append(try row.text(1, "vocab_level", "name"))
                 }
-                var everyHasLevel = true, readingAlways = true, meaningAlways = true
-                var entries = 0
+                var buckets: [Bucket] = []
                 var next: Int64 = 1
                 for row in try Row.fetchAll(db, sql: "SELECT levels, category, has_reading, has_meaning, first_entry, entries FROM vocab_bucket ORDER BY id") {
                     let mask = try row.integer(0, "vocab_bucket", "levels", in: 0...((1 << Int64(levels.count)) - 1))
-                    _ = try row.integer(1, "vocab_bucket", "category", in: 0...Int64(VocabCategory.allCases.count - 1))
-                    if mask == 0 { everyHasLevel = false }
-                    if try row.integer(2, "vocab_bucket", "has_reading", in: 0...1) == 0 { readingAlways = false }
-                    if try row.integer(3, "vocab_bucket", "has_meaning", in: 0...1) == 0 { meaningAlways = false }
+                    let category = try row.int(1, "vocab_bucket", "category", in: 0...Int64(VocabCategory.allCases.count - 1))
+                    let reading = try row.integer(2, "vocab_bucket", "has_reading", in: 0...1) == 1
+                    let meaning = try row.integer(3, "vocab_bucket", "has_meaning", in: 0...1) == 1
                     let first = try row.integer(4, "vocab_bucket", "first_entry", in: 1...Int64(Int32.max))
                     let n = try row.integer(5, "vocab_bucket", "entries", in: 1...Int64(Int32.max))
                     guard first == next else { throw StoreDamage("`vocab_bucket` ranges are not contiguous (first_entry \(first), expected \(next))") }
                     next = first + n
-                    entries += Int(n)
+                    buckets.append(Bucket(levels: mask, category: VocabCategory(rawValue: category)!, hasReading: reading, hasMeaning: meaning, entries: Int(n)))
                 }
                 var neverNull: Set<VocabField> = [.expression]
-                if readingAlways { neverNull.insert(.reading) }
-                if meaningAlways { neverNull.insert(.meaning) }
-                return (meta, levels, VocabFacts(levels: Set(levels), everyEntryHasLevel: everyHasLevel, neverNull: neverNull), entries)
+                if buckets.allSatisfy(\.hasReading) { neverNull.insert(.reading) }
+                if buckets.allSatisfy(\.hasMeaning) { neverNull.insert(.meaning) }
+                let facts = VocabFacts(levels: Set(levels), everyEntryHasLevel: buckets.allSatisfy { $0.levels != 0 }, neverNull: neverNull)
+                return (meta, levels, facts, buckets)
             }
             guard let loaded else {
                 throw StoreError.notAStore(path, "no vocabulary tables; build one with `lexiforge vocab import LIST... -o \(path)`")
@@ -115,7 +124,8 @@ public final class VocabularyStore: @unchecked Sendable {
             meta = loaded.meta
             levels = loaded.levels
             facts = loaded.facts
-            entryCount = loaded.entries
+            buckets = loaded.buckets
+            entryCount = loaded.buckets.reduce(0) { $0 + $1.entries }
         } catch let error as StoreDamage {
             throw StoreError.damaged(path, error.what)
         } catch let error as DatabaseError {
@@ -310,28 +320,21 @@ public final class VocabularyStore: @unchecked Sendable {
         public var tables: [TableStatistics]
     }
 
-    /// The store's ``Summary`` (reads the bucket table and SQLite's `dbstat`; for tools).
+    /// The store's ``Summary`` (from the buckets read at opening, and SQLite's `dbstat`; for tools).
     public func summary() throws -> Summary {
+        var levelCounts = [Int](repeating: 0, count: levels.count)
+        var categoryCounts = [Int](repeating: 0, count: VocabCategory.allCases.count)
+        for bucket in buckets {
+            for bit in levels.indices where bucket.levels & (1 << Int64(bit)) != 0 { levelCounts[bit] += bucket.entries }
+            categoryCounts[bucket.category.rawValue] += bucket.entries
+        }
         do {
-            return try queue.inDatabase { db in
-                var levelCounts = [Int](repeating: 0, count: levels.count)
-                var categoryCounts = [Int](repeating: 0, count: VocabCategory.allCases.count)
-                var buckets = 0, reading = 0, meaning = 0
-                for row in try Row.fetchAll(db, sql: "SELECT levels, category, has_reading, has_meaning, entries FROM vocab_bucket ORDER BY id") {
-                    let mask = try row.integer(0, "vocab_bucket", "levels", in: 0...((1 << Int64(levels.count)) - 1))
-                    let category = try row.int(1, "vocab_bucket", "category", in: 0...Int64(VocabCategory.allCases.count - 1))
-                    let n = try row.int(4, "vocab_bucket", "entries", in: 1...Int64(Int32.max))
-                    buckets += 1
-                    for bit in levels.indices where mask & (1 << Int64(bit)) != 0 { levelCounts[bit] += n }
-                    categoryCounts[category] += n
-                    if try row.integer(2, "vocab_bucket", "has_reading", in: 0...1) == 1 { reading += n }
-                    if try row.integer(3, "vocab_bucket", "has_meaning", in: 0...1) == 1 { meaning += n }
-                }
-                return Summary(
-                    entries: entryCount, buckets: buckets, levels: zip(levels, levelCounts).map { ($0, $1) },
-                    categories: VocabCategory.allCases.map { ($0, categoryCounts[$0.rawValue]) },
-                    withReading: reading, withMeaning: meaning, tables: try TableStatistics.fetchAll(db))
-            }
+            return Summary(
+                entries: entryCount, buckets: buckets.count, levels: zip(levels, levelCounts).map { ($0, $1) },
+                categories: VocabCategory.allCases.map { ($0, categoryCounts[$0.rawValue]) },
+                withReading: buckets.filter(\.hasReading).reduce(0) { $0 + $1.entries },
+                withMeaning: buckets.filter(\.hasMeaning).reduce(0) { $0 + $1.entries },
+                tables: try queue.inDatabase { db in try TableStatistics.fetchAll(db) })
         } catch let error as StoreDamage {
             throw StoreError.damaged(path, error.what)
         } catch let error as DatabaseError {
