@@ -32,7 +32,7 @@ public enum CountShard {
 
     /// Counts `spec`'s corpora (only part `part.index` of `part.of` when given) into a shard.
     public static func write(_ spec: ModelSpec, inputs: ModelInputs, part: (index: Int, of: Int)?, output: String,
-                             threads: Int, strict: Bool, progress: StageProgress,
+                             threads: Int, memory: Int? = nil, temporaryFolder: String? = nil, strict: Bool, progress: StageProgress,
                              source: SpecDiagnostic.Style = .commandLine) throws -> NgramBuildReport {
         try spec.check(source)
         if let part, !(part.of >= 1 && (0..<part.of).contains(part.index)) {
@@ -44,6 +44,8 @@ public enum CountShard {
             config.vocabularySize = nil
             config.wordClasses = false
             config.threads = threads
+            config.memory = memory ?? spec.memory
+            config.temporaryFolder = temporaryFolder
             config.part = part
             config.extraMeta[metaKey] = MetaJSON.encode(Part(part: part.map { [$0.index] }, parts: part?.of))
         }

@@ -12,10 +12,7 @@ import LexiforgeText
 public enum LanguageModelStage {
     public static func estimate(_ counts: NgramCounts, options: EstimationOptions, progress: StageProgress) -> LanguageModel {
         let model = KneserNey.estimate(counts, options: options)
-        for (i, d) in model.discounts.enumerated() {
-            let note = model.fallbackOrders.contains(i + 1) ? " (fallback: too few n-grams to estimate)" : ""
-            progress.say(String(format: "  discounts of order %d: D1 %.4f, D2 %.4f, D3+ %.4f", i + 1, d[0], d[1], d[2]) + note)
-        }
+        sayDiscounts(model.discounts, fallbackOrders: model.fallbackOrders, progress: progress)
         if let clusters = model.clusterModel {
             progress.say("  word classes: \(clusters.clusters.count) (exchange algorithm, \(clusters.clusters.passes) passes, "
                          + "\(clusters.clusters.lastMoves) moves in the last), class model weight \(model.clusterWeight)")
@@ -31,14 +28,31 @@ public enum LanguageModelStage {
 
     /// The `language_model` meta value (JSON).
     public static func describe(_ model: LanguageModel, options: EstimationOptions, vocabularySize: Int?) -> String {
-        // Six decimals, as the estimation log prints them: the row stays stable across platforms.
-        let discounts = model.discounts.map { $0.map { (($0 * 1e6).rounded()) / 1e6 } }
-        var record = LanguageModelRecord(
-            logScale: Int(StoreSchema.logScale), discounts: discounts, minCount: (1...model.order).map { options.minCount(order: $0) },
-            prune: options.entropyThreshold, vocabSize: vocabularySize, pruned: model.pruned)
+        var record = record(discounts: model.discounts, order: model.order, pruned: model.pruned, options: options, vocabularySize: vocabularySize)
         if model.clusterModel != nil { (record.clusters, record.clusterWeight) = (options.clusters, model.clusterWeight) }
         if model.formRules != nil { record.formRules = options.formRules }
         return record.json
+    }
+
+    /// The `language_model` meta value of a model estimated streaming (no classes, no form rules).
+    public static func describe(_ model: StreamedModel, options: EstimationOptions) -> String {
+        record(discounts: model.discounts, order: model.order, pruned: model.pruned, options: options, vocabularySize: nil).json
+    }
+
+    static func record(discounts: [[Double]], order: Int, pruned: [Int], options: EstimationOptions, vocabularySize: Int?) -> LanguageModelRecord {
+        // Six decimals, as the estimation log prints them: the row stays stable across platforms.
+        let discounts = discounts.map { $0.map { (($0 * 1e6).rounded()) / 1e6 } }
+        return LanguageModelRecord(
+            logScale: Int(StoreSchema.logScale), discounts: discounts, minCount: (1...order).map { options.minCount(order: $0) },
+            prune: options.entropyThreshold, vocabSize: vocabularySize, pruned: pruned)
+    }
+
+    /// Prints the discounts of every order (and which fell back), as the estimation log shows them.
+    static func sayDiscounts(_ discounts: [[Double]], fallbackOrders: [Int], progress: StageProgress) {
+        for (i, d) in discounts.enumerated() {
+            let note = fallbackOrders.contains(i + 1) ? " (fallback: too few n-grams to estimate)" : ""
+            progress.say(String(format: "  discounts of order %d: D1 %.4f, D2 %.4f, D3+ %.4f", i + 1, d[0], d[1], d[2]) + note)
+        }
     }
 
     /// Refuses a store whose `text_options` or `language_model` row is there but unreadable (not

@@ -109,7 +109,7 @@ public enum Learn {
         config.text = text
         config.corpus.stripGutenberg = strip
         config.corpus.replaceInvalidUTF8 = replace
-        let (counters, summaries, _) = try NgramBuild.countCorpora(config, progress: progress)
+        let (counters, summaries, _) = try NgramBuild.countCorpora(config, budget: .max, spill: nil, progress: progress)
         for sentence in sentences {
             for tokens in SentenceSplitter.sentences(in: sentence, options: text) { counters[0].add(sentence: tokens) }
         }

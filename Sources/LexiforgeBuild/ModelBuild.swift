@@ -58,7 +58,7 @@ public enum TrainReport: Sendable {
 /// its kind: ``ModelBuild`` for n-grams, ``VocabTrain`` for a vocabulary.
 public enum Train {
     public static func run(modelPath: String, output: String, strict: Bool, progress: StageProgress,
-                           threads: Int = 1) throws -> TrainReport {
+                           threads: Int = 1, memory: Int? = nil, temporaryFolder: String? = nil) throws -> TrainReport {
         let (spec, warnings) = try ModelSpec.load(path: modelPath)
         if strict && !warnings.isEmpty { throw PipelineError(warnings.map { $0 + " (an error under --strict)" }) }
         for warning in warnings { progress.warn(warning) }
@@ -67,7 +67,8 @@ public enum Train {
         switch spec.kind {
         case .ngrams:
             return .ngrams(try ModelBuild.run(spec, inputs: inputs, output: output, strict: strict, progress: progress,
-                                              source: .modelFile(modelPath), threads: threads))
+                                              source: .modelFile(modelPath), threads: threads, memory: memory,
+                                              temporaryFolder: temporaryFolder))
         case .vocabulary:
             return .vocabulary(try VocabTrain.run(spec, inputs: inputs, output: output, strict: strict, progress: progress))
         case .languageID:
@@ -88,7 +89,8 @@ public enum ModelBuild {
     /// merged counts of count shards (``CountShard``), replaces reading them.
     public static func run(_ spec: ModelSpec, inputs: ModelInputs, output: String, strict: Bool,
                            progress: StageProgress, source: SpecDiagnostic.Style = .commandLine,
-                           threads: Int = 1, precounted: NgramBuildConfig.Precounted? = nil) throws -> NgramBuildReport {
+                           threads: Int = 1, memory: Int? = nil, temporaryFolder: String? = nil,
+                           precounted: NgramBuildConfig.Precounted? = nil) throws -> NgramBuildReport {
         try spec.check(source)
         let layouts: [SwipeLayout]
         do { layouts = try spec.swipeLayouts.map { try SwipeLayout.named($0) } } catch {
@@ -99,6 +101,8 @@ public enum ModelBuild {
         var config = NgramBuildConfig(spec: spec, inputs: inputs, output: staged.temporaryPath, strict: strict)
         config.destination = output
         config.threads = threads
+        config.memory = memory ?? spec.memory
+        config.temporaryFolder = temporaryFolder
         config.precounted = precounted
         config.lexiconMerge = try readWordlists(spec, inputs: inputs, strict: strict, progress: progress)
         stageBoundaryHook?("wordlists")

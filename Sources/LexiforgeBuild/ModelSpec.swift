@@ -56,6 +56,9 @@ public struct ModelSpec: Sendable, Equatable {
     public var classWeight = EstimationOptions.defaultClusterWeight
     /// Suffix rules for unseen forms (0: none).
     public var formRules = 0
+    /// The memory budget in bytes (``MemoryBudget``); nil: half the machine's memory. Not part of
+    /// what is built: the store is the same for any budget.
+    public var memory: Int?
     // Wordlists
     public var wordlists: [String] = []
     public var merge = LexiconMergeOptions()
@@ -102,6 +105,7 @@ public struct ModelSpec: Sendable, Equatable {
         case classes
         case classWeight = "class_weight"
         case formRules = "form_rules"
+        case memory
         case wordlists
         case frequencySource = "frequency_source"
         case listWeight = "list_weight"
@@ -190,6 +194,9 @@ extension ModelSpec {
         if !(classWeight > 0 && classWeight < 1) { error(.classWeight, "\(classWeight) must be between 0 and 1 (exclusive), such as 0.3") }
         if classes > 0 && (!languageModel || order < 2) {
             error(.classes, "builds a class model beside the language model; add {language_model=true} and use {order} 2 or more")
+        }
+        if let memory, memory < MemoryBudget.minimumBytes {
+            error(.memory, "\(memory / 1_048_576)M is too small; use at least \(MemoryBudget.minimumBytes >> 20)M")
         }
         if formRules < 0 { error(.formRules, "\(formRules) must be 0 (none) or more suffix rules, such as 200") }
         if formRules > 0 && !languageModel {
@@ -313,6 +320,9 @@ extension ModelSpec: Decodable {
         classes = read(.classes, Int.self, "a number of word classes from 0 (none) to \(StoreSchema.maxClusters)") ?? 0
         classWeight = read(.classWeight, Double.self, "a weight between 0 and 1 (exclusive), such as 0.3") ?? classWeight
         formRules = read(.formRules, Int.self, "a number of suffix rules, 0 (none) or more") ?? 0
+        if let text = read(.memory, String.self, MemoryBudget.expectation) {
+            if let bytes = MemoryBudget.parse(text) { memory = bytes } else { problem(.memory, "\"\(text)\" is not \(MemoryBudget.expectation)") }
+        }
         wordlists = read(.wordlists, [String].self, names) ?? []
         if let source = choice(.frequencySource, FrequencySource.self) { merge.source = source }
         if let weight = read(.listWeight, Double.self, "a number from 0 to 1") { merge.listWeight = weight }

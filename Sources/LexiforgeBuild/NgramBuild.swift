@@ -51,6 +51,13 @@ public struct NgramBuildConfig: Sendable {
     public var hmm: HMMTraining?
     /// Threads that read, tokenize and count (``ParallelCount``); the store does not depend on it.
     public var threads = 1
+    /// The memory budget in bytes (`--memory`, model key `memory`); nil: ``MemoryBudget/defaultBytes``
+    /// (half the machine's memory). Counting writes sorted runs to ``temporaryFolder`` when its
+    /// tables reach the budget, and a build whose n-grams do not fit estimates and writes them
+    /// streaming (``StreamingKneserNey``). The store does not depend on it.
+    public var memory: Int?
+    /// Where a build under a memory budget writes its temporary files; nil: beside the output.
+    public var temporaryFolder: String?
     /// Count only part `index` of `of` of the corpora (a count shard: ``CountShard``): every file
     /// is read, and of its paragraph-aligned batches those numbered `index` modulo `of` are counted.
     public var part: (index: Int, of: Int)?
@@ -114,6 +121,15 @@ public enum NgramBuild {
         }
         let file = try AtomicStoreFile.prepare(path: config.output)
         let lemmatizer = config.wordClasses ? try config.lemmatizer.map(LemmatizerBuild.make) : nil
+        let budget = config.memory ?? MemoryBudget.defaultBytes
+        // The temporary folder is checked (and created) before any reading: a missing or
+        // unwritable one fails in milliseconds. Its files go with it on success and failure alike.
+        var spill: SpillFolder?
+        if config.precounted == nil {
+            do {
+                spill = try SpillFolder(in: config.temporaryFolder ?? URL(fileURLWithPath: file.temporaryPath).deletingLastPathComponent().path)
+            } catch { throw PipelineError(error.description) }
+        }
 
         let stages = config.languageModel ? 4 : 3
         progress.stage(1, of: stages, config.precounted.map { "Counts of \($0.inputs.count) file(s) merged from count shards, orders 1-\(config.order)" }
@@ -126,7 +142,7 @@ public enum NgramBuild {
             counters = []
             records = precounted.inputs
         } else {
-            (counters, summaries, warnings) = try countCorpora(config, progress: progress)
+            (counters, summaries, warnings) = try countCorpora(config, budget: budget, spill: spill, progress: progress)
             records = summaries.map(\.record)
         }
 
@@ -134,11 +150,27 @@ public enum NgramBuild {
         if let precounted = config.precounted {
             progress.stage(2, of: stages, "\(precounted.counts.words.count) words and their n-grams, sorted by the merge")
             counts = precounted.counts
+        } else if let spill, counters.contains(where: { $0.spills > 0 }) || counters.reduce(0, { $0 + $1.inMemoryFinishBytes }) > budget {
+            let runs = counters.reduce(0) { $0 + $1.spills }
+            progress.stage(2, of: stages, "Sorting the n-grams of \(counters.count) thread(s) within the memory budget of \(megabytes(budget)) (\(runs) run(s) written to \(spill.path))")
+            let sorted: SortedNgrams
+            do {
+                sorted = try NgramCounter.finishBounded(counters, folder: spill, budget: MemoryBudget.sortingShare(of: budget), threads: config.threads)
+            } catch let error as SpillError { throw PipelineError(error.description) }
+              catch let error as CountingLimit { throw PipelineError(error.description) }
+            if let reason = inMemoryReason(config) {
+                progress.warn("\(reason) needs every n-gram in memory: the memory budget of \(megabytes(budget)) bounds the counting only")
+                do { counts = try sorted.load() } catch { throw PipelineError("\(error)") }
+            } else {
+                return try writeStreaming(sorted, config: config, records: records, summaries: summaries, warnings: warnings,
+                                          lemmatizer: lemmatizer, budget: budget, file: file, stages: stages, progress: progress)
+            }
         } else {
             progress.stage(2, of: stages, counters.count == 1 ? "Sorting \(counters[0].vocabularySize) words and their n-grams"
                                                             : "Sorting and merging the n-grams of \(counters.count) threads")
             counts = NgramCounter.finish(counters, threads: config.threads)
         }
+        _ = spill
         if let size = config.vocabularySize { counts = counts.limitingVocabulary(to: size) }
         var lexicon: Lexicon?
         var mergeSummary: String?
@@ -193,7 +225,7 @@ public enum NgramBuild {
     /// threads: ``ParallelCount``). Returns the counters (one per thread, for
     /// ``NgramCounter/finish(_:threads:)``), the file summaries and the warnings; throws every
     /// file problem at once.
-    static func countCorpora(_ config: NgramBuildConfig, progress: StageProgress) throws -> ([NgramCounter], [CorpusFileSummary], [String]) {
+    static func countCorpora(_ config: NgramBuildConfig, budget: Int, spill: SpillFolder?, progress: StageProgress) throws -> ([NgramCounter], [CorpusFileSummary], [String]) {
         var options = config.corpus
         options.treebankText = true
         var reader = CorpusSentences(text: config.text, corpus: options)
@@ -204,11 +236,15 @@ public enum NgramBuild {
         }
         let counters: [NgramCounter]
         var result: CorpusSentences.Result
+        // The counters' tables share a part of the budget (the rest: sorting, vocabularies, batches).
+        let tableBytes = MemoryBudget.countingShare(of: budget, counters: max(1, config.threads))
+        let bound: (NgramCounter) -> Void = { counter in if let spill { counter.bound(bytes: tableBytes, folder: spill) } }
         if config.threads > 1 || config.part != nil {
             (counters, result) = try ParallelCount.count(config.inputs, reader: reader, order: config.order,
-                                                        threads: max(1, config.threads), part: config.part, fileDone: say)
+                                                        threads: max(1, config.threads), part: config.part, bound: bound, fileDone: say)
         } else {
             let counter = NgramCounter(order: config.order)
+            bound(counter)
             counters = [counter]
             result = try reader.read(config.inputs, fileDone: { say($0, counter.tokens) }) { sentence in
                 counter.addSentence(count: sentence.count) { sentence[$0] }
@@ -280,10 +316,14 @@ public enum NgramBuild {
     /// The `meta` rows: everything needed to tell how a store was made, nothing that varies
     /// between identical builds (the build time only when `SOURCE_DATE_EPOCH` is set).
     static func provenance(config: NgramBuildConfig, inputs: [InputRecord], counts: NgramCounts) -> [String: String] {
+        provenance(config: config, inputs: inputs, tokens: counts.tokens, sentences: counts.sentences, vocabulary: counts.words.count)
+    }
+
+    static func provenance(config: NgramBuildConfig, inputs: [InputRecord], tokens: Int, sentences: Int, vocabulary: Int) -> [String: String] {
         var provenance = StoreProvenance(
             toolchain: toolchainVersion, model: config.modelName, order: config.order, inputs: inputs,
             textOptions: TextOptionsRecord(config),
-            tokens: counts.tokens, sentences: counts.sentences, vocabulary: counts.words.count)
+            tokens: tokens, sentences: sentences, vocabulary: vocabulary)
         if config.wordClasses, let lemmatizer = config.lemmatizer { provenance.extra[StoreSchema.MetaKey.lemmatizer] = lemmatizer.json }
         return provenance.rows
     }

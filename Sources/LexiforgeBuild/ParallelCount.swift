@@ -154,11 +154,13 @@ enum ParallelCount {
     /// add up to the whole. Returns the counters of the threads (``NgramCounter/finish(_:threads:)``
     /// makes them one).
     static func count(_ paths: [String], reader: CorpusSentences, order: Int, threads: Int,
-                      part: (index: Int, of: Int)? = nil, fileDone: (CorpusFileSummary, Int) -> Void) throws -> ([NgramCounter], CorpusSentences.Result) {
+                      part: (index: Int, of: Int)? = nil, bound: (NgramCounter) -> Void = { _ in },
+                      fileDone: (CorpusFileSummary, Int) -> Void) throws -> ([NgramCounter], CorpusSentences.Result) {
         var options = reader.corpus
         options.treebankText = true
         let queue = Queue(capacity: 2 * threads)
         let workers = (0..<threads).map { _ in Worker(order: order, text: reader.text) }
+        for worker in workers { bound(worker.counter) }
         let tokens = LockedCount()
         let group = DispatchGroup()
         for worker in workers {
@@ -173,6 +175,7 @@ enum ParallelCount {
 
         // The reading thread's own counter and splitter, for paragraphs too long to batch.
         let own = NgramCounter(order: order)
+        bound(own)
         var splitter = SentenceSplitter(options: reader.text)
         var ownCuts = [Int](repeating: 0, count: paths.count)
         var summaries: [(file: Int, summary: CorpusFileSummary)] = []

@@ -147,37 +147,16 @@ public enum KneserNey {
         }
 
         // Discounts from counts-of-counts.
-        var discounts: [[Double]] = []
-        var fallbackOrders: [Int] = []
-        for n in 1...N {
-            var t = [UInt64](repeating: 0, count: 5)
-            if n == 1 {
-                for a in unigramAdjusted where a >= 1 && a <= 4 { t[Int(a)] += 1 }
-            } else {
-                for a in adjusted[n] where a >= 1 && a <= 4 { t[Int(a)] += 1 }
-            }
-            if let d = chenGoodmanDiscounts(t) {
-                discounts.append(d)
-            } else {
-                discounts.append(options.fallbackDiscounts)
-                fallbackOrders.append(n)
-            }
+        var countsOfCounts = [[UInt64]](repeating: [UInt64](repeating: 0, count: 5), count: N + 1)
+        for a in unigramAdjusted where a >= 1 && a <= 4 { countsOfCounts[1][Int(a)] += 1 }
+        if N >= 2 {
+            for n in 2...N { for a in adjusted[n] where a >= 1 && a <= 4 { countsOfCounts[n][Int(a)] += 1 } }
         }
-        func discount(_ a: UInt64, _ d: [Double]) -> Double { a == 0 ? 0 : d[Int(min(a, 3)) - 1] }
+        let (discounts, fallbackOrders) = discounts(countsOfCounts, order: N, fallback: options.fallbackDiscounts)
 
-        // Unigrams: interpolate with the uniform distribution over the vocabulary without <s>.
         var probs: [[Double]] = Array(repeating: [], count: N + 1)
         var gammas: [[Double]] = Array(repeating: [], count: N + 1)
-        do {
-            let a = unigramAdjusted
-            let d = discounts[0]
-            let denominator = Double(a.reduce(0, +))
-            var mass = 0.0
-            for x in a where x > 0 { mass += discount(x, d) }
-            let uniform = 1.0 / Double(max(V - 1, 1))
-            let gamma = denominator > 0 ? mass / denominator : 1
-            probs[1] = a.map { x in (denominator > 0 ? (Double(x) - discount(x, d)) / denominator : 0) + gamma * uniform }
-        }
+        probs[1] = unigramProbabilities(unigramAdjusted, discounts: discounts[0], vocabulary: V)
         // Higher orders, context group by context group (entries sharing ids 1...n-1 are contiguous).
         if N >= 2 {
             for n in 2...N {
@@ -265,6 +244,36 @@ public enum KneserNey {
             model.formRules = FormRules.learn(words: counts.words, limit: options.formRules)
         }
         return model
+    }
+
+    /// The discount of an adjusted count `a` (0 for none) from an order's D1, D2, D3+.
+    @inline(__always)
+    static func discount(_ a: UInt64, _ d: [Double]) -> Double { a == 0 ? 0 : d[Int(min(a, 3)) - 1] }
+
+    /// D1, D2, D3+ of orders 1...N from their counts-of-counts (`countsOfCounts[n][k]` = adjusted
+    /// counts equal to k, k = 1...4), with `fallback` for an order that cannot give valid ones.
+    static func discounts(_ countsOfCounts: [[UInt64]], order N: Int, fallback: [Double]) -> (discounts: [[Double]], fallbackOrders: [Int]) {
+        var discounts: [[Double]] = [], fallbackOrders: [Int] = []
+        for n in 1...N {
+            if let d = chenGoodmanDiscounts(countsOfCounts[n]) {
+                discounts.append(d)
+            } else {
+                discounts.append(fallback)
+                fallbackOrders.append(n)
+            }
+        }
+        return (discounts, fallbackOrders)
+    }
+
+    /// Unigram probabilities from adjusted counts: interpolated with the uniform distribution over
+    /// the vocabulary without `<s>`.
+    static func unigramProbabilities(_ a: [UInt64], discounts d: [Double], vocabulary V: Int) -> [Double] {
+        let denominator = Double(a.reduce(0, +))
+        var mass = 0.0
+        for x in a where x > 0 { mass += discount(x, d) }
+        let uniform = 1.0 / Double(max(V - 1, 1))
+        let gamma = denominator > 0 ? mass / denominator : 1
+        return a.map { x in (denominator > 0 ? (Double(x) - discount(x, d)) / denominator : 0) + gamma * uniform }
     }
 
     /// Chen & Goodman's equation (26), or nil when the counts-of-counts cannot give discounts in

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import LexiforgeFormat
 
 /// The n-gram tallies of a corpus, with final ids: a plain value the store writer takes.
@@ -95,6 +96,9 @@ public final class NgramCounter {
         unigrams[Int(StoreSchema.ReservedID.sentenceStart)] += 1
         tokens += count
         sentences += 1
+        if let limit = spillLimit, spillError == nil, tables.contains(where: { $0.entryCount + padded.count > limit }) {
+            do throws(SpillError) { try spillTables() } catch { spillError = error }
+        }
         padded.withUnsafeBufferPointer { ids in
             let base = ids.baseAddress!
             for table in tables where table.n <= ids.count {
@@ -145,19 +149,74 @@ public final class NgramCounter {
         return results.map { $0! }
     }
 
+    // MARK: Counting under a memory budget
+
+    /// The spill folder and the most entries a table may hold before the tables are written out.
+    private var spillFolder: SpillFolder?
+    private var spillLimit: Int?
+    /// Files of entries written out, per table (index 0 = order 2): local ids then the count,
+    /// `n + 1` UInt32s per entry, in no particular order.
+    private(set) var runs: [[String]] = []
+    /// The first failure to write a run (counting stops adding n-grams after it); thrown by
+    /// ``finishBounded(_:folder:budget:)``.
+    public private(set) var spillError: SpillError?
+    /// How many times the tables were written out.
+    public private(set) var spills = 0
+
+    /// Keeps this counter's tables within `bytes` (their growth included): when a table would grow
+    /// past it, every table is written to `folder` as an unsorted run and emptied. The vocabulary
+    /// stays in memory. Call before counting.
+    public func bound(bytes: Int, folder: SpillFolder) {
+        spillFolder = folder
+        spillLimit = Self.entryLimit(order: order, bytes: bytes)
+        runs = Array(repeating: [], count: tables.count)
+    }
+
+    /// The most entries per table such that the tables of orders 2...`order` at that size, and
+    /// while growing to it (old and new arrays both alive), stay within `bytes`.
+    static func entryLimit(order: Int, bytes: Int) -> Int {
+        guard order >= 2 else { return .max }
+        var slots = 1024
+        func total(_ s: Int) -> Int { (2...order).reduce(0) { $0 + NgramTable.bytes(n: $1, slots: s) } }
+        // Tables never have fewer than 1,024 slots (a fixed slack); a smaller share (tests cap it
+        // at a few kilobytes) still bounds the entries, so that tiny corpora spill too.
+        if total(slots) + total(slots / 2) > bytes {
+            return max(8, bytes / (2 * (2...order).reduce(0) { $0 + 4 * $1 + 12 }))
+        }
+        // At the last growth the arrays of `slots / 2` and `slots` slots are both alive.
+        while total(slots * 2) + total(slots) <= bytes { slots *= 2 }
+        return slots / 2
+    }
+
+    /// Writes every table out as a run and empties it.
+    func spillTables() throws(SpillError) {
+        guard let folder = spillFolder else { return }
+        for (k, table) in tables.enumerated() where table.entryCount > 0 {
+            let writer = try RecordWriter<UInt32>(folder, name: "counts\(table.n)")
+            let n = table.n
+            try table.forEachEntry { (ids, count) throws(SpillError) in
+                for j in 0..<n { try writer.append(ids[j]) }
+                try writer.append(count)
+            }
+            _ = try writer.finish()
+            runs[k].append(writer.path)
+            table.removeAll()
+        }
+        spills += 1
+    }
+
+    /// Distinct n-grams of order `n` (2...order) in the tables now (not those written out).
+    public func entryCount(order n: Int) -> Int { tables.isEmpty ? 0 : tables[n - 2].entryCount }
+
     /// Distinct words seen so far (reserved tokens included).
     public var vocabularySize: Int { vocabulary.count }
 
     /// Assigns final ids and sorts every table. The counter should not be used afterwards.
     public func finish() -> NgramCounts { Self.finish([self], threads: threads) }
 
-    /// The counts of several counters (of several threads) as one: what one counter given all
-    /// their sentences would have finished with. The counters' vocabularies are merged and ranked
-    /// once; then every counter's tables are remapped to the final ids and sorted, on `threads`
-    /// threads at once, and the sorted tables of each order are merged in one linear pass,
-    /// counts of equal n-grams summed (saturating at `UInt32.max`). The counters should not be
-    /// used afterwards.
-    public static func finish(_ counters: [NgramCounter], threads: Int) -> NgramCounts {
+    /// The counters' vocabularies merged and ranked (reserved ids, then words by count descending,
+    /// ties by bytes ascending): the words, their counts, and per counter its local id → final id.
+    static func ranked(_ counters: [NgramCounter]) -> (words: [String], counts: [UInt64], maps: [[UInt32]]) {
         precondition(!counters.isEmpty && counters.allSatisfy { $0.order == counters[0].order }, "finishing counters of different orders")
         let first = counters[0]
         // One vocabulary: the first counter's, with the others' words interned into it.
@@ -195,14 +254,27 @@ public final class NgramCounter {
             words.append(vocabulary.string(of: id))
             counts.append(unigrams[id])
         }
+        let finalMaps = maps.indices.map { c in c == 0 ? rank : maps[c].map { rank[Int($0)] } }
+        return (words, counts, finalMaps)
+    }
+
+    /// The counts of several counters (of several threads) as one: what one counter given all
+    /// their sentences would have finished with. The counters' vocabularies are merged and ranked
+    /// once; then every counter's tables are remapped to the final ids and sorted, on `threads`
+    /// threads at once, and the sorted tables of each order are merged in one linear pass,
+    /// counts of equal n-grams summed (saturating at `UInt32.max`). The counters should not be
+    /// used afterwards.
+    public static func finish(_ counters: [NgramCounter], threads: Int) -> NgramCounts {
+        let first = counters[0]
+        let (words, counts, maps) = ranked(counters)
+        let total = words.count
         let idBits = max(1, Int.bitWidth - (max(total - 1, 1)).leadingZeroBitCount)
         // Every counter's every table, remapped and sorted: the biggest jobs first.
         var jobs: [(table: NgramTable, map: [UInt32])] = []
         for (c, counter) in counters.enumerated() {
-            let map = c == 0 ? rank : maps[c].map { rank[Int($0)] }
             for table in counter.tables {
                 table.dropIndex()
-                jobs.append((table, map))
+                jobs.append((table, maps[c]))
             }
         }
         let sortedJobs = perTable(jobs, threads: threads) { job in
@@ -215,6 +287,95 @@ public final class NgramCounter {
         let merged = perTable(parts, threads: threads) { NgramCounts.Table.merging($0) }
         return NgramCounts(order: first.order, words: words, unigramCounts: counts, tables: merged,
                            tokens: counters.reduce(0) { $0 + $1.tokens }, sentences: counters.reduce(0) { $0 + $1.sentences })
+    }
+}
+
+extension NgramCounter {
+    /// What ``finish(_:threads:)`` gives, with the tables written to `folder` as sorted files
+    /// instead of memory (``SortedNgrams``): for counters bounded with ``bound(bytes:folder:)``
+    /// (others work too). Every counter's tables are written out as runs and freed; then, order by
+    /// order (up to `threads` orders at once, sharing `budget` bytes), the runs are remapped to the
+    /// final ids and fed to an ``ExternalSorter``, and its sorted stream, equal n-grams summed
+    /// (saturating at `UInt32.max`), becomes the order's file. The counters should not be used
+    /// afterwards.
+    /// - Throws: the first ``spillError`` of a counter, a ``SpillError`` of the temporary folder,
+    ///   or ``CountingLimit`` when the n-grams are too long for 128-bit keys.
+    public static func finishBounded(_ counters: [NgramCounter], folder: SpillFolder, budget: Int, threads: Int) throws -> SortedNgrams {
+        if let error = counters.lazy.compactMap(\.spillError).first { throw error }
+        let first = counters[0]
+        let (words, counts, maps) = ranked(counters)
+        let bits = SortedNgrams.bits(forVocabulary: words.count)
+        guard first.order * bits <= 128 else { throw CountingLimit(order: first.order, vocabulary: words.count) }
+        for counter in counters {
+            if counter.runs.count != counter.tables.count { counter.runs = Array(repeating: [], count: counter.tables.count) }
+            counter.spillFolder = folder
+            try counter.spillTables()
+            counter.tables = []
+        }
+        let orders = max(0, first.order - 1)
+        let concurrent = max(1, min(threads, orders))
+        let shared = Unchecked((counters, maps))
+        let results = perTable(Array(0..<orders), threads: concurrent) { k -> Result<(path: String, entries: Int), Error> in
+            let (counters, maps) = shared.value
+            return Result {
+                try mergeRuns(order: k + 2, runs: counters.map { $0.runs[k] }, maps: maps, bits: bits,
+                              folder: folder, budget: budget / concurrent)
+            }
+        }
+        var paths: [String] = [], entries: [Int] = []
+        for result in results {
+            let (path, count) = try result.get()
+            paths.append(path)
+            entries.append(count)
+        }
+        return SortedNgrams(order: first.order, words: words, unigramCounts: counts,
+                            tokens: counters.reduce(0) { $0 + $1.tokens }, sentences: counters.reduce(0) { $0 + $1.sentences },
+                            idBits: bits, entryCounts: entries, folder: folder, tablePaths: paths)
+    }
+
+    /// The runs of one order (per counter, with its local → final id map) as one sorted file.
+    static func mergeRuns(order n: Int, runs: [[String]], maps: [[UInt32]], bits: Int, folder: SpillFolder, budget: Int) throws -> (path: String, entries: Int) {
+        let sorter = ExternalSorter<CountRecord>(folder: folder, name: "sort\(n)", budget: budget)
+        for (c, paths) in runs.enumerated() {
+            let map = maps[c]
+            for path in paths {
+                let reader = try RecordReader<UInt32>(path: path)
+                while let head = try reader.next() {
+                    var key = PackedKey()
+                    key.append(map[Int(head)], bits: bits)
+                    for _ in 1..<n {
+                        guard let id = try reader.next() else { throw SpillError.readFailed(path, "it ends inside an n-gram") }
+                        key.append(map[Int(id)], bits: bits)
+                    }
+                    guard let count = try reader.next() else { throw SpillError.readFailed(path, "it ends inside an n-gram") }
+                    try sorter.append(CountRecord(key: key, count: count))
+                }
+                unlink(path)
+            }
+        }
+        let writer = try RecordWriter<CountRecord>(folder, name: "table\(n)")
+        var last: CountRecord?
+        try sorter.finish { record in
+            if var current = last, current.key == record.key {
+                let (sum, overflow) = current.count.addingReportingOverflow(record.count)
+                current.count = overflow ? .max : sum
+                last = current
+            } else {
+                if let done = last { try writer.append(done) }
+                last = record
+            }
+        }
+        if let done = last { try writer.append(done) }
+        return (writer.path, try writer.finish())
+    }
+}
+
+/// N-grams too long for the 128-bit keys of counting under a memory budget.
+public struct CountingLimit: Error, CustomStringConvertible, Sendable {
+    public let order: Int
+    public let vocabulary: Int
+    public var description: String {
+        "order \(order) over \(vocabulary) words needs more than 128 bits per n-gram (\(SortedNgrams.bits(forVocabulary: vocabulary)) bits per word); build without --memory, or with a lower order or a smaller vocabulary"
     }
 }
 

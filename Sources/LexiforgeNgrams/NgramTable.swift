@@ -19,6 +19,8 @@ final class NgramTable {
         while size < expected * 2 { size <<= 1 }
         slots = Array(repeating: 0, count: size)
         shift = UInt64(64 - size.trailingZeroBitCount)
+        keys.reserveCapacity(size / 2 * n)
+        counts.reserveCapacity(size / 2)
     }
 
     var entryCount: Int { counts.count }
@@ -81,6 +83,30 @@ final class NgramTable {
             }
         }
         slots = bigger
+        // Room for entries up to the next growth, so keys and counts grow when the slots do:
+        // a table's size follows from its slot count (``bytes(slots:)``), which a memory budget needs.
+        keys.reserveCapacity(size / 2 * n)
+        counts.reserveCapacity(size / 2)
+    }
+
+    /// Slots now (a power of two; the table grows when more than half are used).
+    var slotCount: Int { slots.count }
+
+    /// Bytes a table of order `n` holds at `slots` slots (keys and counts reserved for `slots / 2` entries).
+    static func bytes(n: Int, slots: Int) -> Int { 4 * slots + (4 * n + 4) * (slots / 2) }
+
+    /// Forgets every entry, keeping the slots and the reserved room (after a spill).
+    func removeAll() {
+        keys.removeAll(keepingCapacity: true)
+        counts.removeAll(keepingCapacity: true)
+        for i in slots.indices { slots[i] = 0 }
+    }
+
+    /// The entries in table order: `n` ids then the count, per entry.
+    func forEachEntry<E: Error>(_ body: (UnsafePointer<UInt32>, UInt32) throws(E) -> Void) throws(E) {
+        try keys.withUnsafeBufferPointer { (k) throws(E) in
+            for e in 0..<counts.count { try body(k.baseAddress! + e * n, counts[e]) }
+        }
     }
 
     /// Releases the hash index (keys and counts stay), for when only the entries are needed.

@@ -131,38 +131,57 @@ public enum StoreWriter {
         counts: NgramCounts, model: LanguageModel?, lexicon: Lexicon?, columns: WordColumns?, hmm: HMMTables?,
         meta: [String: String], to file: AtomicStoreFile, topLists: Bool? = nil
     ) throws(StoreWriteError) {
-        let rows = counts.words.count + counts.tables.reduce(0) { $0 + $1.entryCount }
-        let topTables = model != nil && (topLists ?? (rows >= StoreSchema.topContinuationThreshold))
-        let statements = StoreSchema.creationStatements(
-            order: counts.order, languageModel: model != nil, topTables: topTables, wordClasses: columns != nil,
-            clusters: model?.clusterModel != nil, formRules: model?.formRules != nil)
-        try build(file, pageSize: pageSize(for: counts, lexicon: lexicon)) { db in
-            for sql in statements
-            where !sql.hasPrefix("CREATE UNIQUE INDEX") && !sql.hasPrefix("CREATE INDEX") {
-                try db.execute(sql: sql)
-            }
-            let metaInsert = try db.makeStatement(sql: "INSERT INTO meta(key, value) VALUES (?, ?)")
-            for key in meta.keys.sorted() { try metaInsert.execute(arguments: [key, meta[key]!]) }
-            let wordCounts = counts.unigramCounts.map { Int64($0) }
-            if let model {
-                try WordRows.insert(db, texts: counts.words, counts: wordCounts,
-                                    logprobs: model.unigramLogProb.map { quantized($0) },
-                                    backoffs: model.unigramLogBackoff.map { quantized($0) })
-            } else {
-                try WordRows.insert(db, texts: counts.words, counts: wordCounts)
-            }
-            if let columns {
-                let classInsert = try db.makeStatement(sql: "INSERT INTO word_class(word, lemma, script) VALUES (?, ?, ?)")
-                for id in counts.words.indices {
-                    try classInsert.execute(arguments: [id, columns.lemmas[id], Int64(columns.scripts[id])])
-                }
-            }
+        let unigrams = model.map { (logProbs: $0.unigramLogProb, logBackoffs: $0.unigramLogBackoff) }
+        try write(order: counts.order, words: counts.words, unigramCounts: counts.unigramCounts, unigrams: unigrams,
+                  entries: counts.tables.reduce(0) { $0 + $1.entryCount }, model: model, lexicon: lexicon,
+                  columns: columns, hmm: hmm, meta: meta, to: file, topLists: topLists) { db, topTables in
             for (k, table) in counts.tables.enumerated() {
                 try insert(table, logProbs: model?.logProbs[k],
                            logBackoffs: model.flatMap { k < $0.logBackoffs.count ? $0.logBackoffs[k] : nil },
                            into: StoreSchema.ngramTable(order: table.n), db: db)
                 if topTables, let model { try insertTopLists(table, logProbs: model.logProbs[k], db: db) }
             }
+        }
+    }
+
+    /// The sequence every n-gram store is written by, whether its n-grams are in memory or streamed
+    /// from files: tables, meta, words (with `unigrams`' log10 values when there is a language
+    /// model), word classes, then `ngrams(db, topTables)` fills the n-gram tables (and `_top` tables
+    /// when `topTables`), then clusters, form rules, lexicon, hidden Markov tables, indexes.
+    /// `entries` counts the n-grams of orders 2...N (for the page size and the `_top` rule).
+    static func write(
+        order: Int, words: [String], unigramCounts: [UInt64], unigrams: (logProbs: [Double], logBackoffs: [Double])?,
+        entries: Int, model: LanguageModel?, lexicon: Lexicon?, columns: WordColumns?, hmm: HMMTables?,
+        meta: [String: String], to file: AtomicStoreFile, topLists: Bool?,
+        ngrams: (Database, Bool) throws -> Void
+    ) throws(StoreWriteError) {
+        let rows = words.count + entries
+        let topTables = unigrams != nil && (topLists ?? (rows >= StoreSchema.topContinuationThreshold))
+        let statements = StoreSchema.creationStatements(
+            order: order, languageModel: unigrams != nil, topTables: topTables, wordClasses: columns != nil,
+            clusters: model?.clusterModel != nil, formRules: model?.formRules != nil)
+        try build(file, pageSize: pageSize(rows: rows + (lexicon?.entries.count ?? 0))) { db in
+            for sql in statements
+            where !sql.hasPrefix("CREATE UNIQUE INDEX") && !sql.hasPrefix("CREATE INDEX") {
+                try db.execute(sql: sql)
+            }
+            let metaInsert = try db.makeStatement(sql: "INSERT INTO meta(key, value) VALUES (?, ?)")
+            for key in meta.keys.sorted() { try metaInsert.execute(arguments: [key, meta[key]!]) }
+            let wordCounts = unigramCounts.map { Int64($0) }
+            if let unigrams {
+                try WordRows.insert(db, texts: words, counts: wordCounts,
+                                    logprobs: unigrams.logProbs.map { quantized($0) },
+                                    backoffs: unigrams.logBackoffs.map { quantized($0) })
+            } else {
+                try WordRows.insert(db, texts: words, counts: wordCounts)
+            }
+            if let columns {
+                let classInsert = try db.makeStatement(sql: "INSERT INTO word_class(word, lemma, script) VALUES (?, ?, ?)")
+                for id in words.indices {
+                    try classInsert.execute(arguments: [id, columns.lemmas[id], Int64(columns.scripts[id])])
+                }
+            }
+            try ngrams(db, topTables)
             if let clusters = model?.clusterModel { try insertClusters(clusters, db: db) }
             if let forms = model?.formRules {
                 let insert = try db.makeStatement(sql: "INSERT INTO \(StoreSchema.formRuleTable)(strip, append, stems, logprob) VALUES (?, ?, ?, ?)")
@@ -170,7 +189,7 @@ public enum StoreWriter {
                     try insert.execute(arguments: [rule.strip, rule.append, Int64(rule.stems), quantized(rule.log10Weight)])
                 }
             }
-            if let lexicon { try LexiconRows.insert(lexicon, words: counts.words, wordClasses: columns != nil, db: db) }
+            if let lexicon { try LexiconRows.insert(lexicon, words: words, wordClasses: columns != nil, db: db) }
             if let hmm { try insertHMM(hmm, db: db) }
             for sql in statements
             where sql.hasPrefix("CREATE UNIQUE INDEX") || sql.hasPrefix("CREATE INDEX") {
@@ -246,10 +265,8 @@ public enum StoreWriter {
 
     /// Small stores (what a keyboard ships for one chapter or one app) use 1 KiB pages, which waste
     /// less in the partly filled last page of each table and index; larger ones SQLite's default 4 KiB.
-    static func pageSize(for counts: NgramCounts, lexicon: Lexicon? = nil) -> Int {
-        let rows = counts.words.count + counts.tables.reduce(0) { $0 + $1.entryCount } + (lexicon?.entries.count ?? 0)
-        return rows < 100_000 ? 1024 : 4096
-    }
+    /// `rows` counts words, n-grams and lexicon entries.
+    static func pageSize(rows: Int) -> Int { rows < 100_000 ? 1024 : 4096 }
 
     /// A log10 value in the store's integer units (``StoreSchema/logScale``).
     public static func quantized(_ log10Value: Double) -> Int64 {
@@ -262,40 +279,20 @@ public enum StoreWriter {
     /// Contexts are contiguous runs of `table.keys` (sorted by id tuple).
     private static func insertTopLists(_ table: NgramCounts.Table, logProbs: [Double], db: Database) throws {
         let n = table.n
-        let context = (1..<n).map { "w\($0)" }.joined(separator: ", ")
-        let statement = try db.makeStatement(sql: "INSERT INTO \(StoreSchema.topTable(order: n))(\(context), continuations, top) VALUES (\(Array(repeating: "?", count: n + 1).joined(separator: ", ")))")
-        let handle = statement.sqliteStatement
+        let top = try TopListInserter(order: n, db: db)
         try table.keys.withUnsafeBufferPointer { keys in
             func sameContext(_ a: Int, _ b: Int) -> Bool {
                 (0..<(n - 1)).allSatisfy { keys[a * n + $0] == keys[b * n + $0] }
             }
+            var rows: [TopListInserter.Row] = []
             var start = 0
             while start < table.entryCount {
                 var end = start + 1
                 while end < table.entryCount && sameContext(start, end) { end += 1 }
                 if end - start > StoreSchema.busyContext {
-                    var rows: [(id: UInt32, lp: Int64)] = []
-                    rows.reserveCapacity(end - start)
+                    rows.removeAll(keepingCapacity: true)
                     for entry in start..<end { rows.append((keys[entry * n + n - 1], quantized(logProbs[entry]))) }
-                    rows.sort { (a: (id: UInt32, lp: Int64), b: (id: UInt32, lp: Int64)) -> Bool in
-                        a.lp > b.lp || (a.lp == b.lp && a.id < b.id)
-                    }
-                    let best = rows.prefix(StoreSchema.topLength)
-                    var blob = [UInt8]()
-                    blob.reserveCapacity(best.count * StoreSchema.topEntryBytes)
-                    for entry in best {
-                        withUnsafeBytes(of: entry.id.littleEndian) { blob.append(contentsOf: $0) }
-                        withUnsafeBytes(of: Int16(clamping: entry.lp).littleEndian) { blob.append(contentsOf: $0) }
-                    }
-                    for j in 0..<(n - 1) { sqlite3_bind_int64(handle, Int32(j + 1), Int64(keys[start * n + j])) }
-                    sqlite3_bind_int64(handle, Int32(n), Int64(end - start))
-                    _ = blob.withUnsafeBytes { sqlite3_bind_blob(handle, Int32(n + 1), $0.baseAddress, Int32($0.count), transientBlob) }
-                    let status = sqlite3_step(handle)
-                    guard status == SQLITE_DONE else {
-                        throw DatabaseError(resultCode: ResultCode(rawValue: status),
-                                            message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-                    }
-                    sqlite3_reset(handle)
+                    try top.insert(context: keys.baseAddress! + start * n, rows: &rows)
                 }
                 start = end
             }
@@ -307,25 +304,91 @@ public enum StoreWriter {
     private static func insert(_ table: NgramCounts.Table, logProbs: [Double]?, logBackoffs: [Double]?,
                                into name: String, db: Database) throws {
         let n = table.n
-        let columns = (1...n).map { "w\($0)" }.joined(separator: ", ") + ", count"
-            + (logProbs == nil ? "" : ", logprob") + (logBackoffs == nil ? "" : ", backoff")
-        let placeholders = Array(repeating: "?", count: n + 1 + (logProbs == nil ? 0 : 1) + (logBackoffs == nil ? 0 : 1)).joined(separator: ", ")
-        let statement = try db.makeStatement(sql: "INSERT INTO \(name)(\(columns)) VALUES (\(placeholders))")
-        let handle = statement.sqliteStatement
+        let row = try NgramRowInserter(order: n, logProbs: logProbs != nil, logBackoffs: logBackoffs != nil, into: name, db: db)
         try table.keys.withUnsafeBufferPointer { keys in
             for entry in 0..<table.entryCount {
-                for j in 0..<n { sqlite3_bind_int64(handle, Int32(j + 1), Int64(keys[entry * n + j])) }
-                sqlite3_bind_int64(handle, Int32(n + 1), Int64(table.counts[entry]))
-                if let logProbs { sqlite3_bind_int64(handle, Int32(n + 2), quantized(logProbs[entry])) }
-                if let logBackoffs { sqlite3_bind_int64(handle, Int32(n + 3), quantized(logBackoffs[entry])) }
-                let status = sqlite3_step(handle)
-                guard status == SQLITE_DONE else {
-                    throw DatabaseError(resultCode: ResultCode(rawValue: status),
-                                        message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-                }
-                sqlite3_reset(handle)
+                try row.insert(keys.baseAddress! + entry * n, count: table.counts[entry],
+                               logProb: logProbs?[entry] ?? 0, logBackoff: logBackoffs?[entry] ?? 0)
             }
         }
+    }
+}
+
+/// One prepared `INSERT` into an n-gram table with raw integer binds: ids, count, and the
+/// quantized log10 probability and backoff when the table has those columns.
+struct NgramRowInserter {
+    let n: Int
+    let logProbs: Bool
+    let logBackoffs: Bool
+    private let statement: Statement
+    private let handle: SQLiteStatement
+    private let connection: SQLiteConnection?
+
+    init(order n: Int, logProbs: Bool, logBackoffs: Bool, into name: String, db: Database) throws {
+        self.n = n
+        self.logProbs = logProbs
+        self.logBackoffs = logBackoffs
+        let columns = (1...n).map { "w\($0)" }.joined(separator: ", ") + ", count"
+            + (logProbs ? ", logprob" : "") + (logBackoffs ? ", backoff" : "")
+        let placeholders = Array(repeating: "?", count: n + 1 + (logProbs ? 1 : 0) + (logBackoffs ? 1 : 0)).joined(separator: ", ")
+        statement = try db.makeStatement(sql: "INSERT INTO \(name)(\(columns)) VALUES (\(placeholders))")
+        handle = statement.sqliteStatement
+        connection = db.sqliteConnection
+    }
+
+    /// Inserts the n-gram `ids[0..<n]`; `logProb` and `logBackoff` are ignored for columns the
+    /// table does not have.
+    @inline(__always)
+    func insert(_ ids: UnsafePointer<UInt32>, count: UInt32, logProb: Double, logBackoff: Double) throws {
+        for j in 0..<n { sqlite3_bind_int64(handle, Int32(j + 1), Int64(ids[j])) }
+        sqlite3_bind_int64(handle, Int32(n + 1), Int64(count))
+        if logProbs { sqlite3_bind_int64(handle, Int32(n + 2), StoreWriter.quantized(logProb)) }
+        if logBackoffs { sqlite3_bind_int64(handle, Int32(n + 3), StoreWriter.quantized(logBackoff)) }
+        let status = sqlite3_step(handle)
+        guard status == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(connection)))
+        }
+        sqlite3_reset(handle)
+    }
+}
+
+/// One prepared `INSERT` into `<table>_top`: the list of a busy context's best continuations.
+struct TopListInserter {
+    /// A continuation: its last word id and quantized log10 probability.
+    typealias Row = (id: UInt32, lp: Int64)
+    let n: Int
+    private let statement: Statement
+    private let handle: SQLiteStatement
+    private let connection: SQLiteConnection?
+
+    init(order n: Int, db: Database) throws {
+        self.n = n
+        let context = (1..<n).map { "w\($0)" }.joined(separator: ", ")
+        statement = try db.makeStatement(sql: "INSERT INTO \(StoreSchema.topTable(order: n))(\(context), continuations, top) VALUES (\(Array(repeating: "?", count: n + 1).joined(separator: ", ")))")
+        handle = statement.sqliteStatement
+        connection = db.sqliteConnection
+    }
+
+    /// Writes the row of the context `context[0..<n-1]`, whose continuations are all of `rows`
+    /// (sorted here: logprob descending, ties by id).
+    func insert(context: UnsafePointer<UInt32>, rows: inout [Row]) throws {
+        let continuations = rows.count
+        rows.sort { (a: Row, b: Row) -> Bool in a.lp > b.lp || (a.lp == b.lp && a.id < b.id) }
+        let best = rows.prefix(StoreSchema.topLength)
+        var blob = [UInt8]()
+        blob.reserveCapacity(best.count * StoreSchema.topEntryBytes)
+        for entry in best {
+            withUnsafeBytes(of: entry.id.littleEndian) { blob.append(contentsOf: $0) }
+            withUnsafeBytes(of: Int16(clamping: entry.lp).littleEndian) { blob.append(contentsOf: $0) }
+        }
+        for j in 0..<(n - 1) { sqlite3_bind_int64(handle, Int32(j + 1), Int64(context[j])) }
+        sqlite3_bind_int64(handle, Int32(n), Int64(continuations))
+        _ = blob.withUnsafeBytes { sqlite3_bind_blob(handle, Int32(n + 1), $0.baseAddress, Int32($0.count), transientBlob) }
+        let status = sqlite3_step(handle)
+        guard status == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(connection)))
+        }
+        sqlite3_reset(handle)
     }
 }
 

@@ -71,7 +71,8 @@ struct Count: ParsableCommand {
                 inputs = ModelInputs(corpora: corpora)
             }
             let report = try CountShard.write(spec, inputs: inputs, part: try parsedPart(), output: output,
-                                              threads: threading.threads, strict: build.strict, progress: progress,
+                                              threads: threading.threads, memory: threading.memoryBytes,
+                                              temporaryFolder: threading.temp, strict: build.strict, progress: progress,
                                               source: source)
             printStatistics(report, output: output, progress: progress)
             printMeasure(progress, build.measure)

@@ -42,8 +42,26 @@ struct ThreadOptions: ParsableArguments {
     @Option(help: "Threads that read, tokenize and count corpora (default: all cores); the store is byte-identical for any number.")
     var threads = ProcessInfo.processInfo.activeProcessorCount
 
+    @Option(help: ArgumentHelp("Memory budget for counting and estimation: 256M, 4G, 50% (default: the model's `memory`, else half the machine's memory).",
+                               discussion: "Past it, counting writes sorted runs to --temp and merges them, and estimation streams over the sorted n-grams; the store is byte-identical for any budget.",
+                               valueName: "size"))
+    var memory: String?
+
+    @Option(help: ArgumentHelp("Folder for the temporary files of a build under --memory (default: beside the output); removed when the build ends.",
+                               valueName: "dir"))
+    var temp: String?
+
+    /// The budget in bytes, nil when not given.
+    var memoryBytes: Int? { memory.flatMap(MemoryBudget.parse) }
+
     func validate() throws {
         guard (1...256).contains(threads) else { throw ValidationError("--threads \(threads) is out of range; use 1 to 256") }
+        if let memory {
+            guard let bytes = MemoryBudget.parse(memory) else { throw ValidationError("--memory \(memory) is not \(MemoryBudget.expectation)") }
+            guard bytes >= MemoryBudget.minimumBytes else {
+                throw ValidationError("--memory \(memory) is too small; use at least \(MemoryBudget.minimumBytes >> 20)M")
+            }
+        }
     }
 }
 

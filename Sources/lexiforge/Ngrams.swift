@@ -89,7 +89,8 @@ struct Ngrams: ParsableCommand {
             let progress = StageProgress(quiet: build.quiet)
             let report = try ModelBuild.run(spec, inputs: ModelInputs(corpora: corpora, lemmaTraining: spec.lemmaTraining),
                                             output: output, strict: build.strict, progress: progress,
-                                            threads: threading.threads)
+                                            threads: threading.threads, memory: threading.memoryBytes,
+                                            temporaryFolder: threading.temp)
             printStatistics(report, output: output, progress: progress)
             printMeasure(progress, build.measure)
         }

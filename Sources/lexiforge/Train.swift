@@ -32,7 +32,8 @@ struct Train: ParsableCommand {
             }
             let progress = StageProgress(quiet: build.quiet)
             switch try LexiforgeBuild.Train.run(modelPath: model, output: output, strict: build.strict, progress: progress,
-                                                     threads: threading.threads) {
+                                                     threads: threading.threads, memory: threading.memoryBytes,
+                                                     temporaryFolder: threading.temp) {
             case .ngrams(let report):
                 printStatistics(report, output: output, progress: progress)
             case .vocabulary(let vocabulary):

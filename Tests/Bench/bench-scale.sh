@@ -35,6 +35,12 @@ tn=$TIME_S; cn=$CPU_S; mn=$RSS_MB
 same() { cmp -s "$1" "$2" && echo "identical bytes" || echo "BYTES DIFFER"; }
 say "train, 1 thread: ${t1} s wall, ${c1} s CPU, ${m1} MB peak RSS"
 say "train, $(nproc) threads: ${tn} s wall, ${cn} s CPU, ${mn} MB peak RSS: speed-up $(ratio "$t1" "$tn"); $(same "$WORK/t1.sqlite" "$WORK/tn.sqlite")"
+# The memory budget: counting spills sorted runs, estimation and writing stream over them.
+for budget in 256M 128M; do
+  timed "$BIN" train "$MODEL" -o "$WORK/m$budget.sqlite" --memory "$budget" --quiet
+  say "train --memory $budget ($(nproc) threads): ${TIME_S} s wall, ${CPU_S} s CPU, ${RSS_MB} MB peak RSS; against the unbounded build ${tn} s: time ratio $(ratio "$TIME_S" "$tn") (targets for 256M: peak RSS <= 300 MB, ratio <= 1.5); $(same "$WORK/t1.sqlite" "$WORK/m$budget.sqlite")"
+  rm -f "$WORK/m$budget.sqlite"
+done
 timed "$BIN" count --model "$MODEL" --part 0/2 -o "$WORK/p0.sqlite" --quiet
 s0=$TIME_S
 timed "$BIN" count --model "$MODEL" --part 1/2 -o "$WORK/p1.sqlite" --quiet

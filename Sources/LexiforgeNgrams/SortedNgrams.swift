@@ -1,0 +1,105 @@
+import LexiforgeFormat
+
+/// One n-gram of a sorted table file: its ids packed (``PackedKey``) and its count.
+struct CountRecord: SortableRecord {
+    var key: PackedKey
+    var count: UInt32
+
+    @inline(__always)
+    static func precedes(_ a: CountRecord, _ b: CountRecord) -> Bool { a.key < b.key }
+}
+
+/// The n-gram tallies of a corpus with final ids, like ``NgramCounts``, but with the tables of
+/// orders 2...N in files of a ``SpillFolder`` instead of memory: what counting under a memory
+/// budget (``NgramCounter/finishBounded(_:folder:budget:)``) produces, for streaming estimation.
+///
+/// Words, unigram counts and totals are in memory (they grow with the vocabulary, not with the
+/// corpus). Table `n` is a file of ``CountRecord``s sorted by id tuple, each n-gram once, ids
+/// packed with ``idBits`` bits each.
+public final class SortedNgrams: @unchecked Sendable {
+    public let order: Int
+    public let words: [String]
+    public let unigramCounts: [UInt64]
+    public let tokens: Int
+    public let sentences: Int
+    /// Bits per id in the packed keys: enough for every id of `words`.
+    public let idBits: Int
+    /// Entries per order, index 0 = order 2.
+    public let entryCounts: [Int]
+    public let folder: SpillFolder
+    /// The file of order n at index n − 2.
+    let tablePaths: [String]
+
+    init(order: Int, words: [String], unigramCounts: [UInt64], tokens: Int, sentences: Int, idBits: Int,
+         entryCounts: [Int], folder: SpillFolder, tablePaths: [String]) {
+        self.order = order
+        self.words = words
+        self.unigramCounts = unigramCounts
+        self.tokens = tokens
+        self.sentences = sentences
+        self.idBits = idBits
+        self.entryCounts = entryCounts
+        self.folder = folder
+        self.tablePaths = tablePaths
+    }
+
+    /// Bits per id for a vocabulary of `words` ids.
+    static func bits(forVocabulary words: Int) -> Int { max(1, Int.bitWidth - max(words - 1, 1).leadingZeroBitCount) }
+
+    /// Whether n-grams of `order` over `words` ids fit the 128-bit keys.
+    public static func fits(order: Int, vocabulary words: Int) -> Bool { order * bits(forVocabulary: words) <= 128 }
+
+    /// In-memory counts written to files (tests; and any caller holding counts that wants the
+    /// streaming path).
+    public convenience init(_ counts: NgramCounts, folder: SpillFolder) throws(SpillError) {
+        let bits = Self.bits(forVocabulary: counts.words.count)
+        precondition(counts.order * bits <= 128, "n-grams too long for packed keys")
+        var paths: [String] = []
+        for table in counts.tables {
+            let writer = try RecordWriter<CountRecord>(folder, name: "table\(table.n)")
+            try table.keys.withUnsafeBufferPointer { (k) throws(SpillError) in
+                for e in 0..<table.entryCount {
+                    try writer.append(CountRecord(key: PackedKey(k.baseAddress! + e * table.n, n: table.n, bits: bits), count: table.counts[e]))
+                }
+            }
+            _ = try writer.finish()
+            paths.append(writer.path)
+        }
+        self.init(order: counts.order, words: counts.words, unigramCounts: counts.unigramCounts, tokens: counts.tokens,
+                  sentences: counts.sentences, idBits: bits, entryCounts: counts.tables.map(\.entryCount),
+                  folder: folder, tablePaths: paths)
+    }
+
+    /// Calls `body` with every entry of order `n` (2...order) in id-tuple order: its ids (valid
+    /// during the call only) and count.
+    public func forEach(order n: Int, _ body: (UnsafeBufferPointer<UInt32>, UInt32) throws -> Void) throws {
+        let reader = try RecordReader<CountRecord>(path: tablePaths[n - 2])
+        var ids = [UInt32](repeating: 0, count: n)
+        let bits = idBits
+        try ids.withUnsafeMutableBufferPointer { ids in
+            while let record = try reader.next() {
+                for j in 0..<n { ids[j] = record.key.id(j, n: n, bits: bits) }
+                try body(UnsafeBufferPointer(ids), record.count)
+            }
+        }
+    }
+
+    /// The counts in memory (for the stages that need them there).
+    public func load() throws -> NgramCounts {
+        var tables: [NgramCounts.Table] = []
+        if order >= 2 {
+            for n in 2...order {
+                var keys: [UInt32] = [], counts: [UInt32] = []
+                keys.reserveCapacity(entryCounts[n - 2] * n)
+                counts.reserveCapacity(entryCounts[n - 2])
+                try forEach(order: n) { ids, count in
+                    keys.append(contentsOf: ids)
+                    counts.append(count)
+                }
+                tables.append(.init(n: n, keys: keys, counts: counts))
+            }
+        }
+        return NgramCounts(order: order, words: words, unigramCounts: unigramCounts, tables: tables,
+                           tokens: tokens, sentences: sentences)
+    }
+}

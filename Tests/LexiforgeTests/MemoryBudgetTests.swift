@@ -1,0 +1,189 @@
+import Foundation
+import LexiforgeBuild
+import LexiforgeFormat
+@testable import LexiforgeNgrams
+import LexiforgeReader
+import LexiforgeTestSupport
+import Testing
+
+/// Issue 17, item 1: a memory budget. Counting writes its tables out as runs when they reach the
+/// budget, the runs are sorted and merged on disk, and estimation and writing stream over the
+/// sorted n-grams; the store is the one an unbounded build writes, byte for byte.
+///
+/// The corpora are the committed fixtures of ``ScaleTests``. `LEXIFORGE_SPILL_BYTES` caps every
+/// share of the budget at a few kilobytes, so that they spill dozens of times (the real budget's
+/// figures on gutenberg-100m are `make bench`'s).
+@Suite("Memory budget: spilled runs, streaming estimation, identical bytes")
+struct MemoryBudgetTests {
+    static func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    /// `train` without a budget: the reference.
+    static func reference(_ folder: ModelFolder) throws -> String {
+        let path = folder.dir.file("reference.sqlite")
+        let result = try CLI.run(["train", folder.model, "-o", path, "--quiet", "--threads", "1"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        return path
+    }
+
+    /// How many runs counting wrote, from the stage line.
+    static func runs(in stderr: String) -> Int? {
+        guard let range = stderr.range(of: #"\((\d+) run\(s\) written"#, options: .regularExpression) else { return nil }
+        return Int(stderr[range].dropFirst().prefix { $0.isNumber })
+    }
+
+    @Test("a budget that spills many times, with any thread count, gives train's store byte for byte; the temporary files are gone")
+    func spillingIsExact() throws {
+        let folder = try ScaleTests.modelFolder()
+        let reference = try Self.reference(folder)
+        for (threads, cap, batch) in [(1, 1024, 1 << 22), (2, 1024, 64), (3, 600, 40)] {
+            let output = folder.dir.file("budget-\(threads).sqlite")
+            let result = try CLI.run(["train", folder.model, "-o", output, "--threads", String(threads), "--memory", "16M"],
+                                     environment: ["LEXIFORGE_SPILL_BYTES": String(cap), "LEXIFORGE_BATCH_BYTES": String(batch)])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let runs = try #require(Self.runs(in: result.stderr), "stderr: \(result.stderr)")
+            #expect(runs >= 3, "counting spilled (threads \(threads)): \(runs) runs")
+            #expect(result.stderr.contains("streaming over sorted n-grams"))
+            #expect(try Self.bytes(output) == Self.bytes(reference), "threads \(threads), spill cap \(cap)")
+        }
+        let left = try folder.dir.contents().filter { $0.hasPrefix(".") }
+        #expect(left.isEmpty, "no temporary folder is left: \(left)")
+    }
+
+    @Test("options that need every n-gram in memory say so and still give the unbounded store")
+    func inMemoryStagesAfterSpilling() throws {
+        let folder = try ScaleTests.modelFolder(extra: #", "min_count": [1, 2]"#)
+        let reference = try Self.reference(folder)
+        let output = folder.dir.file("pruned.sqlite")
+        let result = try CLI.run(["train", folder.model, "-o", output, "--memory", "16M"],
+                                 environment: ["LEXIFORGE_SPILL_BYTES": "1024"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("--min-count needs every n-gram in memory"), "stderr: \(result.stderr)")
+        #expect(try Self.bytes(output) == Self.bytes(reference))
+
+        // A counts-only store (ngrams without --language-model) too.
+        let books = folder.data("corpora/books.txt")
+        let plain = folder.dir.file("plain.sqlite"), bounded = folder.dir.file("bounded.sqlite")
+        #expect(try CLI.run(["ngrams", books, "-o", plain, "--quiet"]).status == 0)
+        let counted = try CLI.run(["ngrams", books, "-o", bounded, "--memory", "16M", "--threads", "2"],
+                                  environment: ["LEXIFORGE_SPILL_BYTES": "1024"])
+        #expect(counted.status == 0, "stderr: \(counted.stderr)")
+        #expect((Self.runs(in: counted.stderr) ?? 0) > 0, "stderr: \(counted.stderr)")
+        #expect(counted.stderr.contains("streaming the sorted n-grams") && !counted.stderr.contains("in memory"), "stderr: \(counted.stderr)")
+        #expect(try Self.bytes(bounded) == Self.bytes(plain))
+    }
+
+    @Test("a temporary folder that is missing or not a folder: one line naming it, nothing written, the old store kept")
+    func badTemporaryFolder() throws {
+        let folder = try ScaleTests.modelFolder()
+        let output = folder.dir.file("store.sqlite")
+        try Data("the old store".utf8).write(to: URL(fileURLWithPath: output))
+        let missing = folder.dir.file("no-such-folder")
+        let notFolder = folder.data("corpora/books.txt")
+        for temp in [missing, notFolder] {
+            let result = try CLI.run(["train", folder.model, "-o", output, "--memory", "16M", "--temp", temp])
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("\(temp): temporary folder does not exist or is not a folder"), "stderr: \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }.count == 1, "one message: \(result.stderr)")
+            #expect(try Self.bytes(output) == Data("the old store".utf8))
+        }
+        #expect(try folder.dir.contents().filter { $0.hasPrefix(".") }.isEmpty)
+    }
+
+    @Test("--temp holds the runs; folders of a killed build are removed by the next, a live build's are not")
+    func abandonedSpillFolders() throws {
+        let folder = try ScaleTests.modelFolder()
+        let temp = try TemporaryFolder("lexiforge-spill")
+        // A build that was killed (a process id that is not running) and one still running (this test).
+        let dead = temp.file(".lexiforge-spill-\(Int32.max - 7)-abc123"), live = temp.file(".lexiforge-spill-\(getpid())-def456")
+        for path in [dead, live] {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            try Data(count: 100).write(to: URL(fileURLWithPath: path + "/1-counts3"))
+        }
+        let output = folder.dir.file("store.sqlite")
+        let result = try CLI.run(["train", folder.model, "-o", output, "--memory", "16M", "--temp", temp.path],
+                                 environment: ["LEXIFORGE_SPILL_BYTES": "1024"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains(temp.path + "/.lexiforge-spill-"), "the runs went to --temp: \(result.stderr)")
+        #expect(try temp.contents() == [".lexiforge-spill-\(getpid())-def456"])
+    }
+
+    @Test("the model key memory and --memory take sizes as lmplz -S does")
+    func sizes() throws {
+        #expect(MemoryBudget.parse("256M") == 256 << 20)
+        #expect(MemoryBudget.parse("4G") == 4 << 30)
+        #expect(MemoryBudget.parse("1.5G") == 3 << 29)
+        #expect(MemoryBudget.parse("512k") == 512 << 10)
+        #expect(MemoryBudget.parse("1000000") == 1_000_000)
+        #expect(MemoryBudget.parse("50%") == Int(ProcessInfo.processInfo.physicalMemory / 2))
+        for bad in ["", "lots", "-5M", "0", "150%", "M", "12Q"] { #expect(MemoryBudget.parse(bad) == nil, "\(bad)") }
+
+        let folder = try ScaleTests.modelFolder(extra: #", "memory": "lots""#)
+        let result = try CLI.run(["train", folder.model, "-o", folder.dir.file("x.sqlite")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(#""memory""#) && result.stderr.contains("a size such as 256M"), "stderr: \(result.stderr)")
+        let small = try ScaleTests.modelFolder(extra: #", "memory": "1M""#)
+        let tooSmall = try CLI.run(["train", small.model, "-o", small.dir.file("x.sqlite")])
+        #expect(tooSmall.status == 1)
+        #expect(tooSmall.stderr.contains("1M is too small; use at least 16M"), "stderr: \(tooSmall.stderr)")
+        let flag = try CLI.run(["train", small.model, "-o", small.dir.file("x.sqlite"), "--memory", "a lot"])
+        #expect(flag.status != 0)
+        #expect(flag.stderr.contains("--memory a lot is not a size such as 256M"), "stderr: \(flag.stderr)")
+    }
+
+    // MARK: - The parts
+
+    struct Pair: SortableRecord, Equatable {
+        var key: UInt64
+        var payload: UInt32
+        static func precedes(_ a: Pair, _ b: Pair) -> Bool { a.key < b.key || (a.key == b.key && a.payload < b.payload) }
+    }
+
+    @Test("the external sorter gives what sorting in memory gives, through many runs or none")
+    func externalSort() throws {
+        let temp = try TemporaryFolder()
+        let folder = try SpillFolder(in: temp.path)
+        var rng = SplitMix64(seed: 17)
+        for (count, budget) in [(0, 4096), (1, 4096), (10_000, 4096), (10_000, 1 << 20), (50_000, 30_000)] {
+            let records = (0..<count).map { i in Pair(key: rng.next() % 5000, payload: UInt32(i)) }
+            let sorter = ExternalSorter<Pair>(folder: folder, name: "t", budget: budget)
+            for r in records { try sorter.append(r) }
+            let runs = sorter.spilledRuns
+            var out: [Pair] = []
+            try sorter.finish { out.append($0) }
+            #expect(out == records.sorted(by: Pair.precedes), "\(count) records, budget \(budget), \(runs) runs")
+            if budget == 4096 && count == 10_000 { #expect(runs >= 9) }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "merged runs are deleted")
+    }
+
+    @Test("packed keys compare as id tuples and give their ids back")
+    func packedKeys() {
+        var rng = SplitMix64(seed: 5)
+        for (n, bits) in [(2, 7), (3, 21), (3, 32), (4, 32), (5, 25), (1, 1)] {
+            let mask = bits == 32 ? UInt64(UInt32.max) : (UInt64(1) << UInt64(bits)) - 1
+            var previous: ([UInt32], PackedKey)?
+            for _ in 0..<500 {
+                let ids = (0..<n).map { _ in UInt32(rng.next() & mask) }
+                let key = ids.withUnsafeBufferPointer { PackedKey($0.baseAddress!, n: n, bits: bits) }
+                #expect(key.ids(n: n, bits: bits) == ids)
+                if let (other, otherKey) = previous {
+                    #expect((key < otherKey) == ids.lexicographicallyPrecedes(other), "\(ids) vs \(other)")
+                }
+                previous = (ids, key)
+            }
+        }
+    }
+
+    @Test("a counter's table limit keeps its tables, while growing too, within the bytes given")
+    func entryLimit() {
+        for order in 2...5 {
+            for bytes in [100_000, 10 << 20, 256 << 20] {
+                let limit = NgramCounter.entryLimit(order: order, bytes: bytes)
+                let slots = 2 * limit
+                let total = (2...order).reduce(0) { $0 + NgramTable.bytes(n: $1, slots: slots) + NgramTable.bytes(n: $1, slots: slots / 2) }
+                #expect(total <= max(bytes, (2...order).reduce(0) { $0 + 3 * NgramTable.bytes(n: $1, slots: 1024) }))
+                #expect(limit >= 8)
+            }
+        }
+    }
+}

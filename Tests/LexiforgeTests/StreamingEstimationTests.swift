@@ -1,0 +1,149 @@
+import Foundation
+@testable import LexiforgeNgrams
+import LexiforgeFormat
+import LexiforgeStoreWriter
+import Testing
+
+private func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("lexiforge-stream-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+@Suite("Streaming estimation")
+struct StreamingEstimationTests {
+    /// Hand-made corpora: sentences of one word, repeated words, tiny vocabularies whose
+    /// counts-of-counts make the discounts fall back.
+    static let small: [(name: String, order: Int, sentences: [[String]])] = [
+        ("fallback bigrams", 2, [["a", "b"], ["a", "c"], ["b", "a", "b"]]),
+        ("one-word sentences", 3, [["a"], ["a", "a", "a"], ["b", "a", "b", "a"], ["c"], ["a", "b", "c", "a", "b"], ["c"]]),
+        ("repeated words", 4, [["x", "x", "x", "x", "x"], ["x", "y", "x", "y", "x", "y"], ["y"], ["z", "x", "x", "z"],
+                               ["x", "y", "z"], ["x", "y", "z", "x"]]),
+        ("one sentence", 3, [["only"]]),
+    ]
+
+    static func counts(order: Int, sentences: [[String]]) -> NgramCounts {
+        let counter = NgramCounter(order: order)
+        for sentence in sentences { counter.add(sentence: sentence) }
+        return counter.finish()
+    }
+
+    /// Estimates `counts` both ways (streaming with a 4 KiB budget) and checks every value is
+    /// bit-identical and the stores written are byte-identical. Returns the sorted runs written.
+    @discardableResult
+    static func compare(_ counts: NgramCounts, topLists: Bool? = nil, columns: Bool = false) throws -> Int {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let N = counts.order
+        let model = KneserNey.estimate(counts)
+        let folder = try SpillFolder(in: dir.path)
+        let sorted = try SortedNgrams(counts, folder: folder)
+        let streamed = try StreamingKneserNey.estimate(sorted, options: .init(), budget: 4096)
+
+        #expect(streamed.order == N)
+        #expect(streamed.words == model.counts.words)
+        #expect(streamed.unigramLogProb.map(\.bitPattern) == model.unigramLogProb.map(\.bitPattern))
+        #expect(streamed.unigramLogBackoff.map(\.bitPattern) == model.unigramLogBackoff.map(\.bitPattern))
+        #expect(streamed.discounts == model.discounts)
+        #expect(streamed.fallbackOrders == model.fallbackOrders)
+        #expect(streamed.pruned == model.pruned)
+        #expect(streamed.entryCounts == model.counts.tables.map(\.entryCount))
+        for n in 2...N {
+            let table = model.counts.table(order: n)
+            var e = 0
+            var mismatches = 0
+            try streamed.forEachRow(order: n) { ids, count, logProb, logBackoff in
+                guard e < table.entryCount else { mismatches += 1; return }
+                let backoff = n < N ? model.logBackoffs[n - 2][e] : 0
+                if Array(ids) != Array(table.ids(of: e)) || count != table.counts[e]
+                    || logProb.bitPattern != model.logProbs[n - 2][e].bitPattern
+                    || logBackoff.bitPattern != backoff.bitPattern {
+                    mismatches += 1
+                }
+                e += 1
+            }
+            #expect(e == table.entryCount, "order \(n): \(e) rows, \(table.entryCount) entries")
+            #expect(mismatches == 0, "order \(n): \(mismatches) rows differ")
+        }
+
+        let meta = [StoreSchema.MetaKey.order: "\(N)", StoreSchema.MetaKey.languageModel: "{}"]
+        let words = columns
+            ? StoreWriter.WordColumns(lemmas: counts.words.map { $0.count > 2 ? String($0.prefix(2)) : nil },
+                                      scripts: counts.words.map { _ in 1 })
+            : nil
+        let inMemory = dir.appendingPathComponent("memory.sqlite").path
+        let onDisk = dir.appendingPathComponent("streamed.sqlite").path
+        try StoreWriter.write(model: model, meta: meta, words: words, to: AtomicStoreFile.prepare(path: inMemory), topLists: topLists)
+        try StoreWriter.write(streamed: streamed, meta: meta, words: words, to: AtomicStoreFile.prepare(path: onDisk), topLists: topLists)
+        let a = try Data(contentsOf: URL(fileURLWithPath: inMemory))
+        let b = try Data(contentsOf: URL(fileURLWithPath: onDisk))
+        #expect(a.count > 0)
+        #expect(a == b, "stores differ: \(a.count) and \(b.count) bytes")
+        return streamed.sortedRuns
+    }
+
+    @Test(arguments: small.indices)
+    func smallCorporaMatchInMemoryEstimation(_ index: Int) throws {
+        let corpus = Self.small[index]
+        try Self.compare(Self.counts(order: corpus.order, sentences: corpus.sentences))
+        try Self.compare(Self.counts(order: corpus.order, sentences: corpus.sentences), topLists: true, columns: true)
+    }
+
+    @Test func fallbackDiscountsAreReproduced() throws {
+        let counts = Self.counts(order: 2, sentences: Self.small[0].sentences)
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let streamed = try StreamingKneserNey.estimate(try SortedNgrams(counts, folder: SpillFolder(in: dir.path)),
+                                                       options: .init(), budget: 4096)
+        #expect(streamed.fallbackOrders == [1, 2])
+        try Self.compare(counts)
+    }
+
+    /// Random corpora large enough that every external sort of a 4 KiB budget spills many runs,
+    /// with busy contexts for the `_top` tables.
+    @Test(arguments: [(UInt64(1), 2), (2, 3), (3, 4), (4, 5)])
+    func spilledSortsMatchInMemoryEstimation(seed: UInt64, order: Int) throws {
+        let counts = Self.counts(order: order, sentences: RankedQueryTests.corpus(seed: seed, sentences: 1200, vocabulary: 300))
+        let runs = try Self.compare(counts, topLists: true)
+        if order >= 3 { #expect(runs >= 10, "\(runs) sorted runs") }
+        try Self.compare(counts)
+    }
+
+    /// A store past ``StoreSchema/topContinuationThreshold`` rows: `_top` tables by the size rule
+    /// and 4 KiB pages, as in real builds.
+    @Test func largeStoreMatchesInMemoryWrite() throws {
+        let counts = Self.counts(order: 3, sentences: RankedQueryTests.corpus(seed: 7, sentences: 16000, vocabulary: 4000))
+        let rows = counts.words.count + counts.tables.reduce(0) { $0 + $1.entryCount }
+        #expect(rows >= StoreSchema.topContinuationThreshold, "\(rows) rows")
+        let runs = try Self.compare(counts)
+        #expect(runs >= 100, "\(runs) sorted runs")
+    }
+
+    @Test func missingTemporaryFolderIsReported() {
+        let missing = "/nonexistent-lexiforge-\(UUID().uuidString)"
+        #expect(throws: SpillError.folderMissing(missing)) { try SpillFolder(in: missing) }
+    }
+
+    @Test func unsupportedOptionsAreRefused() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let sorted = try SortedNgrams(Self.counts(order: 3, sentences: Self.small[1].sentences), folder: SpillFolder(in: dir.path))
+        var pruning = EstimationOptions()
+        pruning.minCounts = [1, 1, 2]
+        var entropy = EstimationOptions()
+        entropy.entropyThreshold = 1e-7
+        var clusters = EstimationOptions()
+        clusters.clusters = 4
+        var forms = EstimationOptions()
+        forms.formRules = 10
+        for options in [pruning, entropy, clusters, forms] {
+            #expect(!StreamingKneserNey.supports(options, order: 3))
+            #expect(throws: StreamingEstimationError.self) {
+                try StreamingKneserNey.estimate(sorted, options: options, budget: 4096)
+            }
+        }
+        #expect(StreamingKneserNey.supports(.init(), order: 3))
+        #expect(!StreamingKneserNey.supports(.init(), order: 1))
+        #expect(!StreamingKneserNey.supports(.init(), order: 6))
+    }
+}
