@@ -315,10 +315,20 @@ public enum KneserNey {
             }
             let starts = firstEntries(of: lower, vocabulary: vocabulary)
             lower.keys.withUnsafeBufferPointer { lk in
-                for e in 0..<t.entryCount {
-                    let key = k.baseAddress! + e * n + 1
-                    let w = Int(key[0])
-                    s[e] = Int32(find(key, m: n - 1, in: lk, from: Int(starts[w]), to: Int(starts[w + 1])))
+                s.withUnsafeMutableBufferPointer { out in
+                    // Independent binary searches: in chunks on every core (the result does not
+                    // depend on how they are shared).
+                    let total = t.entryCount
+                    let chunks = total < 1 << 16 ? 1 : 4 * ProcessInfo.processInfo.activeProcessorCount
+                    let shared = Unchecked((k, lk, out, starts))
+                    DispatchQueue.concurrentPerform(iterations: chunks) { c in
+                        let (k, lk, out, starts) = shared.value
+                        for e in (total * c / chunks)..<(total * (c + 1) / chunks) {
+                            let key = k.baseAddress! + e * n + 1
+                            let w = Int(key[0])
+                            out[e] = Int32(find(key, m: n - 1, in: lk, from: Int(starts[w]), to: Int(starts[w + 1])))
+                        }
+                    }
                 }
             }
         }

@@ -68,11 +68,12 @@ public final class NgramCounter {
     private let vocabulary = Vocabulary(reserved: [
         StoreSchema.unknownToken, StoreSchema.sentenceStartToken, StoreSchema.sentenceEndToken,
     ])
-    private var unigrams: [UInt64] = [0, 0, 0]
+    // One counting thread's state: no dynamic exclusivity checks in the per-token loop.
+    @exclusivity(unchecked) private var unigrams: [UInt64] = [0, 0, 0]
     private var tables: [NgramTable]
-    private var padded: [UInt32] = []
-    public private(set) var tokens = 0
-    public private(set) var sentences = 0
+    @exclusivity(unchecked) private var padded: [UInt32] = []
+    @exclusivity(unchecked) public private(set) var tokens = 0
+    @exclusivity(unchecked) public private(set) var sentences = 0
 
     public init(order: Int) {
         precondition((1...StoreSchema.maxOrder).contains(order), "order must be 1...\(StoreSchema.maxOrder)")

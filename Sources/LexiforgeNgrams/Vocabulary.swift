@@ -6,9 +6,10 @@
 ///
 /// - Complexity: amortized O(token length) per ``intern(_:)``.
 final class Vocabulary {
-    private(set) var arena: [UInt8] = []
-    private(set) var starts: [Int] = []      // entry i spans arena[starts[i]..<starts[i+1]]
-    private var slots: [UInt64] = []         // 0 = empty, else (hash32 << 32) | (id + 1)
+    // Used by one thread at a time: no dynamic exclusivity checks in the interning loop.
+    @exclusivity(unchecked) private(set) var arena: [UInt8] = []
+    @exclusivity(unchecked) private(set) var starts: [Int] = []      // entry i spans arena[starts[i]..<starts[i+1]]
+    @exclusivity(unchecked) private var slots: [UInt64] = []         // 0 = empty, else (hash32 << 32) | (id + 1)
     private var mask = 0
 
     init(reserved: [String]) {

@@ -38,6 +38,7 @@ extension StoreWriter {
                     if rows.isEmpty { for j in 0..<(n - 1) { context[j] = ids[j] } }
                     rows.append((ids[n - 1], quantized(logProb)))
                 }
+                try row.finish()
                 try flush()
             }
         }
@@ -60,6 +61,7 @@ extension StoreWriter {
                 try sorted.forEach(order: n) { ids, count in
                     try row.insert(ids.baseAddress!, count: count, logProb: 0, logBackoff: 0)
                 }
+                try row.finish()
             }
         }
     }

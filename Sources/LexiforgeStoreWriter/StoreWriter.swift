@@ -311,44 +311,79 @@ public enum StoreWriter {
                                logProb: logProbs?[entry] ?? 0, logBackoff: logBackoffs?[entry] ?? 0)
             }
         }
+        try row.finish()
     }
 }
 
 /// One prepared `INSERT` into an n-gram table with raw integer binds: ids, count, and the
 /// quantized log10 probability and backoff when the table has those columns.
-struct NgramRowInserter {
+/// Inserts n-gram rows in key order through prepared statements with raw integer binds (the hot
+/// loop of a build). Rows are bound into a statement of ``batch`` rows (`INSERT … VALUES (…), (…),
+/// …`) and stepped once per batch: a step costs far more than a bind (on gutenberg-100m's 12
+/// million rows, one step per row spent about 0.6 µs a row in the step alone). ``finish()``
+/// inserts the rows of the last, partial batch one by one.
+final class NgramRowInserter {
     let n: Int
     let logProbs: Bool
     let logBackoffs: Bool
-    private let statement: Statement
-    private let handle: SQLiteStatement
+    /// Rows per step of the batch statement.
+    static let batch = 256
+    private let columns: Int
+    private let single: Statement
+    private let many: Statement
     private let connection: SQLiteConnection?
+    /// Rows bound into `many` and not yet stepped.
+    private var pending = 0
+    /// The pending rows' values, for `finish()` (`columns` per row).
+    private var values: [Int64]
 
     init(order n: Int, logProbs: Bool, logBackoffs: Bool, into name: String, db: Database) throws {
         self.n = n
         self.logProbs = logProbs
         self.logBackoffs = logBackoffs
-        let columns = (1...n).map { "w\($0)" }.joined(separator: ", ") + ", count"
+        columns = n + 1 + (logProbs ? 1 : 0) + (logBackoffs ? 1 : 0)
+        let names = (1...n).map { "w\($0)" }.joined(separator: ", ") + ", count"
             + (logProbs ? ", logprob" : "") + (logBackoffs ? ", backoff" : "")
-        let placeholders = Array(repeating: "?", count: n + 1 + (logProbs ? 1 : 0) + (logBackoffs ? 1 : 0)).joined(separator: ", ")
-        statement = try db.makeStatement(sql: "INSERT INTO \(name)(\(columns)) VALUES (\(placeholders))")
-        handle = statement.sqliteStatement
+        let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
+        single = try db.makeStatement(sql: "INSERT INTO \(name)(\(names)) VALUES \(row)")
+        many = try db.makeStatement(sql: "INSERT INTO \(name)(\(names)) VALUES " + Array(repeating: row, count: Self.batch).joined(separator: ", "))
         connection = db.sqliteConnection
+        values = Array(repeating: 0, count: Self.batch * columns)
     }
 
     /// Inserts the n-gram `ids[0..<n]`; `logProb` and `logBackoff` are ignored for columns the
-    /// table does not have.
+    /// table does not have. Rows must come in key order; call ``finish()`` after the last.
     @inline(__always)
     func insert(_ ids: UnsafePointer<UInt32>, count: UInt32, logProb: Double, logBackoff: Double) throws {
-        for j in 0..<n { sqlite3_bind_int64(handle, Int32(j + 1), Int64(ids[j])) }
-        sqlite3_bind_int64(handle, Int32(n + 1), Int64(count))
-        if logProbs { sqlite3_bind_int64(handle, Int32(n + 2), StoreWriter.quantized(logProb)) }
-        if logBackoffs { sqlite3_bind_int64(handle, Int32(n + 3), StoreWriter.quantized(logBackoff)) }
-        let status = sqlite3_step(handle)
-        guard status == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(connection)))
+        let base = pending * columns
+        for j in 0..<n { values[base + j] = Int64(ids[j]) }
+        values[base + n] = Int64(count)
+        if logProbs { values[base + n + 1] = StoreWriter.quantized(logProb) }
+        if logBackoffs { values[base + n + 2] = StoreWriter.quantized(logBackoff) }
+        pending += 1
+        if pending == Self.batch {
+            try step(many, rows: Self.batch, from: 0)
+            pending = 0
         }
-        sqlite3_reset(handle)
+    }
+
+    /// Inserts the rows of the last, partial batch.
+    func finish() throws {
+        for r in 0..<pending { try step(single, rows: 1, from: r) }
+        pending = 0
+    }
+
+    private func step(_ statement: Statement, rows: Int, from first: Int) throws {
+        let handle = statement.sqliteStatement
+        try values.withUnsafeBufferPointer { v in
+            let start = first * columns
+            for i in 0..<(rows * columns) { sqlite3_bind_int64(handle, Int32(i + 1), v[start + i]) }
+            let status = sqlite3_step(handle)
+            guard status == SQLITE_DONE else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(connection)))
+            }
+            sqlite3_reset(handle)
+        }
     }
 }
 

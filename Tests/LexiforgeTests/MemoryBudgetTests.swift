@@ -89,6 +89,44 @@ struct MemoryBudgetTests {
         #expect(try folder.dir.contents().filter { $0.hasPrefix(".") }.isEmpty)
     }
 
+    /// Runs `mount`/`umount` (root only; a container may refuse).
+    static func run(_ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    /// Whether this machine lets the tests mount a small tmpfs (a full disk on demand).
+    static let canMount: Bool = {
+        guard getuid() == 0, let dir = try? TemporaryFolder("lexiforge-mount") else { return false }
+        guard run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", dir.path]) else { return false }
+        return run(["umount", dir.path])
+    }()
+
+    @Test("a temporary folder that fills up: the file and the reason named, nothing left, the old store kept",
+          .enabled(if: canMount, "mounting a small tmpfs needs root and a machine that allows it"))
+    func fullTemporaryFolder() throws {
+        let folder = try ScaleTests.modelFolder()
+        let small = try TemporaryFolder("lexiforge-full")
+        #expect(Self.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", small.path]))
+        defer { _ = Self.run(["umount", small.path]) }
+        let output = folder.dir.file("store.sqlite")
+        try Data("the old store".utf8).write(to: URL(fileURLWithPath: output))
+        let result = try CLI.run(["train", folder.model, "-o", output, "--memory", "16M", "--temp", small.path],
+                                 environment: ["LEXIFORGE_SPILL_BYTES": "300"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot write sorted n-grams to the temporary folder (No space left on device)"), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains(small.path + "/.lexiforge-spill-"), "the file is named: \(result.stderr)")
+        #expect(try Self.bytes(output) == Data("the old store".utf8))
+        #expect(try small.contents().isEmpty, "the spill folder is removed")
+        #expect(try folder.dir.contents().filter { $0.hasPrefix(".") }.isEmpty)
+    }
+
     @Test("--temp holds the runs; folders of a killed build are removed by the next, a live build's are not")
     func abandonedSpillFolders() throws {
         let folder = try ScaleTests.modelFolder()
@@ -154,6 +192,18 @@ struct MemoryBudgetTests {
             if budget == 4096 && count == 10_000 { #expect(runs >= 9) }
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "merged runs are deleted")
+    }
+
+    @Test("the radix sort of packed entries sorts as a comparison sort does, whatever the key width")
+    func radixSort() {
+        var rng = SplitMix64(seed: 23)
+        for (count, bits) in [(0, 8), (100, 20), (20_000, 7), (70_000, 33), (70_000, 64), (50_000, 48)] {
+            let mask = bits == 64 ? UInt64.max : (UInt64(1) << UInt64(bits)) - 1
+            var items = (0..<count).map { i in (rng.next() & mask, UInt32(i)) }
+            let expected = items.sorted { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
+            NgramCounts.Table.radixSort(&items, keyBits: bits)
+            #expect(items.map(\.0) == expected.map(\.0) && items.map(\.1) == expected.map(\.1), "\(count) keys of \(bits) bits")
+        }
     }
 
     @Test("packed keys compare as id tuples and give their ids back")
