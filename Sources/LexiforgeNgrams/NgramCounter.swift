@@ -182,7 +182,7 @@ public final class NgramCounter {
         // Tables never have fewer than 1,024 slots (a fixed slack); a smaller share (tests cap it
         // at a few kilobytes) still bounds the entries, so that tiny corpora spill too.
         if total(slots) + total(slots / 2) > bytes {
-            return max(8, bytes / (2 * (2...order).reduce(0) { $0 + 4 * $1 + 12 }))
+            return max(8, bytes / (2 * (2...order).reduce(0) { $0 + 4 * $1 + 20 }))
         }
         // At the last growth the arrays of `slots / 2` and `slots` slots are both alive.
         while total(slots * 2) + total(slots) <= bytes { slots *= 2 }

@@ -1,7 +1,9 @@
 /// A hash table from n-grams of word ids (fixed n) to counts.
 ///
-/// Keys live in one flat array, `n` ids per entry, in order of first appearance; the slot array
-/// holds entry indexes. Open addressing with linear probing, load factor at most 1/2.
+/// Keys live in one flat array, `n` ids per entry, in order of first appearance; each slot holds
+/// an entry index with the top 32 bits of its hash, so a probe reads the keys only when the
+/// hashes agree, and growing never reads them (the slot index is in those bits). Open addressing
+/// with linear probing, load factor at most 1/2.
 ///
 /// - Complexity: amortized O(n) per ``add(_:count:)``.
 final class NgramTable {
@@ -10,7 +12,7 @@ final class NgramTable {
     // cost about 5% of counting); a table is only ever used by the thread that counts into it.
     @exclusivity(unchecked) private(set) var keys: [UInt32] = []
     @exclusivity(unchecked) private(set) var counts: [UInt32] = []
-    @exclusivity(unchecked) private var slots: [UInt32] = []   // 0 = empty, else entry + 1
+    @exclusivity(unchecked) private var slots: [UInt64] = []   // 0 = empty, else (hash >> 32) << 32 | (entry + 1)
     private var shift: UInt64 = 0
     /// How many additions hit `UInt32.max` (the count stays there instead of wrapping around).
     @exclusivity(unchecked) private(set) var saturated = 0
@@ -41,17 +43,22 @@ final class NgramTable {
     @inline(__always)
     func add(_ ids: UnsafePointer<UInt32>, count: UInt32 = 1) {
         let n = self.n
-        var slot = Int(truncatingIfNeeded: Self.hash(ids, n) >> shift)
+        let h = Self.hash(ids, n)
+        let tag = h >> 32
+        var slot = Int(truncatingIfNeeded: h >> shift)
         let mask = slots.count - 1
         let found: Int? = slots.withUnsafeBufferPointer { slotsBuffer in
             keys.withUnsafeBufferPointer { keyBuffer in
                 while true {
-                    let entry = Int(slotsBuffer[slot])
-                    if entry == 0 { return nil }
-                    let base = (entry - 1) * n
-                    var equal = true
-                    for k in 0..<n where keyBuffer[base + k] != ids[k] { equal = false; break }
-                    if equal { return entry - 1 }
+                    let value = slotsBuffer[slot]
+                    if value == 0 { return nil }
+                    if value >> 32 == tag {
+                        let entry = Int(truncatingIfNeeded: value & 0xFFFF_FFFF) - 1
+                        let base = entry * n
+                        var equal = true
+                        for k in 0..<n where keyBuffer[base + k] != ids[k] { equal = false; break }
+                        if equal { return entry }
+                    }
                     slot = (slot + 1) & mask
                 }
             }
@@ -68,25 +75,30 @@ final class NgramTable {
         }
         for k in 0..<n { keys.append(ids[k]) }
         counts.append(count)
-        slots[slot] = UInt32(counts.count)
+        slots[slot] = tag << 32 | UInt64(counts.count)
         if counts.count * 2 > slots.count { grow() }
     }
 
+    /// Doubles the slots. A slot's index is the top bits of its hash, which the slot keeps (tables
+    /// stay below 2^32 slots), so no key is read.
     private func grow() {
         let size = slots.count * 2
-        var bigger = [UInt32](repeating: 0, count: size)
+        var bigger = [UInt64](repeating: 0, count: size)
         shift -= 1
         let mask = size - 1
-        keys.withUnsafeBufferPointer { keyBuffer in
-            for entry in 0..<counts.count {
-                var slot = Int(truncatingIfNeeded: Self.hash(keyBuffer.baseAddress! + entry * n, n) >> shift)
-                while bigger[slot] != 0 { slot = (slot + 1) & mask }
-                bigger[slot] = UInt32(entry + 1)
+        let tagShift = shift - 32
+        slots.withUnsafeBufferPointer { old in
+            bigger.withUnsafeMutableBufferPointer { new in
+                for value in old where value != 0 {
+                    var slot = Int(truncatingIfNeeded: (value >> 32) >> tagShift)
+                    while new[slot] != 0 { slot = (slot + 1) & mask }
+                    new[slot] = value
+                }
             }
         }
         slots = bigger
         // Room for entries up to the next growth, so keys and counts grow when the slots do:
-        // a table's size follows from its slot count (``bytes(slots:)``), which a memory budget needs.
+        // a table's size follows from its slot count (``bytes(n:slots:)``), which a memory budget needs.
         keys.reserveCapacity(size / 2 * n)
         counts.reserveCapacity(size / 2)
     }
@@ -95,7 +107,7 @@ final class NgramTable {
     var slotCount: Int { slots.count }
 
     /// Bytes a table of order `n` holds at `slots` slots (keys and counts reserved for `slots / 2` entries).
-    static func bytes(n: Int, slots: Int) -> Int { 4 * slots + (4 * n + 4) * (slots / 2) }
+    static func bytes(n: Int, slots: Int) -> Int { 8 * slots + (4 * n + 4) * (slots / 2) }
 
     /// Forgets every entry, keeping the slots and the reserved room (after a spill).
     func removeAll() {
