@@ -127,6 +127,24 @@ struct MemoryBudgetTests {
         #expect(try folder.dir.contents().filter { $0.hasPrefix(".") }.isEmpty)
     }
 
+    @Test("a temporary folder that cannot be written (a read-only file system): one line naming it, before any reading",
+          .enabled(if: canMount, "mounting a small tmpfs needs root and a machine that allows it"))
+    func readOnlyTemporaryFolder() throws {
+        let folder = try ScaleTests.modelFolder()
+        let readOnly = try TemporaryFolder("lexiforge-readonly")
+        #expect(Self.run(["mount", "-t", "tmpfs", "-o", "size=16k,ro", "tmpfs", readOnly.path]))
+        defer { _ = Self.run(["umount", readOnly.path]) }
+        let output = folder.dir.file("store.sqlite")
+        try Data("the old store".utf8).write(to: URL(fileURLWithPath: output))
+        let result = try CLI.run(["train", folder.model, "-o", output, "--memory", "16M", "--temp", readOnly.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(readOnly.path): cannot create temporary files here (Read-only file system); choose a writable folder with --temp"),
+                "stderr: \(result.stderr)")
+        #expect(!result.stderr.contains("Reading and counting"), "the folder is checked before any reading: \(result.stderr)")
+        #expect(try Self.bytes(output) == Data("the old store".utf8))
+        #expect(try folder.dir.contents().filter { $0.hasPrefix(".") }.isEmpty)
+    }
+
     @Test("--temp holds the runs; folders of a killed build are removed by the next, a live build's are not")
     func abandonedSpillFolders() throws {
         let folder = try ScaleTests.modelFolder()
