@@ -71,7 +71,6 @@ extension NgramBuild {
         if config.vocabularySize != nil { return "--vocab-size" }
         let e = config.estimation
         if config.languageModel {
-            if (2...config.order).contains(where: { e.minCount(order: $0) > 1 }) { return "--min-count" }
             if e.entropyThreshold > 0 { return "--prune" }
             if e.clusters > 0 { return "--classes" }
             if e.formRules > 0 { return "--form-rules" }
@@ -98,6 +97,9 @@ extension NgramBuild {
             progress.stage(3, of: stages, "Estimating interpolated modified Kneser-Ney probabilities, streaming over sorted n-grams")
             streamed = try StreamingKneserNey.estimate(sorted, options: config.estimation, budget: MemoryBudget.sortingShare(of: budget))
             LanguageModelStage.sayDiscounts(streamed.discounts, fallbackOrders: streamed.fallbackOrders, progress: progress)
+            if streamed.pruned.contains(where: { $0 > 0 }) {
+                progress.say("  pruned n-grams per order: " + streamed.pruned.map(String.init).joined(separator: ", "))
+            }
             meta[StoreSchema.MetaKey.languageModel] = LanguageModelStage.describe(streamed, options: config.estimation)
         } catch let error as SpillError { throw PipelineError(error.description) }
         progress.stage(stages, of: stages, "Writing \(config.destination ?? config.output)")

@@ -36,7 +36,7 @@ public final class StreamedModel: @unchecked Sendable {
     public let discounts: [[Double]]
     /// Orders whose discounts came from ``EstimationOptions/fallbackDiscounts``.
     public let fallbackOrders: [Int]
-    /// N-grams removed per order (index 0 = unigrams): all 0, streaming estimation never prunes.
+    /// N-grams removed per order by count pruning (index 0 = unigrams, always 0).
     public let pruned: [Int]
     /// Entries per order, index 0 = order 2.
     public let entryCounts: [Int]
@@ -50,7 +50,7 @@ public final class StreamedModel: @unchecked Sendable {
 
     init(order: Int, words: [String], unigramCounts: [UInt64], tokens: Int, sentences: Int,
          unigramLogProb: [Double], unigramLogBackoff: [Double], discounts: [[Double]], fallbackOrders: [Int],
-         entryCounts: [Int], folder: SpillFolder, idBits: Int, rowPaths: [String]) {
+         entryCounts: [Int], pruned: [Int]? = nil, folder: SpillFolder, idBits: Int, rowPaths: [String]) {
         self.order = order
         self.words = words
         self.unigramCounts = unigramCounts
@@ -60,7 +60,7 @@ public final class StreamedModel: @unchecked Sendable {
         self.unigramLogBackoff = unigramLogBackoff
         self.discounts = discounts
         self.fallbackOrders = fallbackOrders
-        pruned = Array(repeating: 0, count: order)
+        self.pruned = pruned ?? Array(repeating: 0, count: order)
         self.entryCounts = entryCounts
         self.folder = folder
         self.idBits = idBits
@@ -193,7 +193,11 @@ extension PackedKey {
 ///    merge-joined with the probabilities of order n − 1, sorted back into id order. The γ of each
 ///    context, merge-joined with order n − 1, give that order's backoffs.
 ///
-/// Only orders 2...5 without count pruning, entropy pruning, clusters or form rules
+/// Count pruning (``EstimationOptions/minCounts``) streams too: keep flags per table, decided from
+/// the highest order down (the prefixes and suffixes of kept n-grams stay), and a pruned n-gram's
+/// adjusted count goes to its context's γ, as in memory.
+///
+/// Only orders 2...5 without entropy pruning, clusters or form rules
 /// (``supports(_:order:)``); anything else throws ``StreamingEstimationError/unsupported(_:)``.
 public enum StreamingKneserNey {
     /// Whether ``estimate(_:options:budget:)`` can estimate a model of `order` with `options`.
@@ -203,7 +207,6 @@ public enum StreamingKneserNey {
 
     static func unsupported(_ options: EstimationOptions, order N: Int) -> String? {
         if N < 2 || N > 5 { return "order \(N) (only 2...5)" }
-        if (2...N).contains(where: { options.minCount(order: $0) > 1 }) { return "count pruning" }
         if options.entropyThreshold > 0 { return "entropy pruning" }
         if options.clusters > 0 { return "word clusters" }
         if options.formRules > 0 { return "form rules" }
@@ -289,15 +292,87 @@ public enum StreamingKneserNey {
         for a in unigramAdjusted where a >= 1 && a <= 4 { countsOfCounts[1][Int(a)] += 1 }
 
         let (discounts, fallbackOrders) = KneserNey.discounts(countsOfCounts, order: N, fallback: options.fallbackDiscounts)
+
+        // Count pruning: which n-grams stay, as a file of flags aligned with each table (none when
+        // nothing is pruned). An n-gram stays when its count reaches its order's minimum, or when it
+        // is the prefix or the suffix of one that stays (``KneserNey/close``), decided from the
+        // highest order down: prefixes of a sorted table come sorted, suffixes go through a sort.
+        let pruning = (2...N).contains { options.minCount(order: $0) > 1 }
+        var keepPaths = [String](repeating: "", count: N + 1)
+        var keptCounts = sorted.entryCounts
+        if pruning {
+            for n in stride(from: N, through: 2, by: -1) {
+                let minimum = UInt32(options.minCount(order: n))
+                let table = try RecordReader<CountRecord>(path: sorted.tablePaths[n - 2], bufferBytes: io)
+                let writer = try RecordWriter<UInt8>(folder, name: "keep\(n)", bufferBytes: io)
+                temporary.append(writer.path)
+                var kept = 0
+                if n == N {
+                    while let record = try table.next() {
+                        let keep = record.count >= minimum
+                        if keep { kept += 1 }
+                        try writer.append(keep ? 1 : 0)
+                    }
+                } else {
+                    // The prefixes and suffixes of the kept n-grams of order n + 1, sorted together.
+                    let forced = ExternalSorter<SuffixRecord>(folder: folder, name: "forced\(n)", budget: budget)
+                    let higher = try RecordReader<CountRecord>(path: sorted.tablePaths[n - 1], bufferBytes: io)
+                    let flags = try RecordReader<UInt8>(path: keepPaths[n + 1], bufferBytes: io)
+                    while let record = try higher.next() {
+                        guard let flag = try flags.next() else { throw SpillError.readFailed(flags.path, "it ends early") }
+                        guard flag != 0 else { continue }
+                        try forced.append(SuffixRecord(key: record.key.shiftedRight(bits)))
+                        try forced.append(SuffixRecord(key: record.key.keepingLow(n * bits)))
+                    }
+                    runs += spilled(forced.spilledRuns)
+                    var current = try table.next()
+                    var mark = false   // `current` is a prefix or suffix of a kept n-gram
+                    func emit(_ entry: CountRecord) throws(SpillError) {
+                        let keep = mark || entry.count >= minimum
+                        if keep { kept += 1 }
+                        try writer.append(keep ? 1 : 0)
+                    }
+                    try forced.finish { key in
+                        while let entry = current, entry.key < key.key {
+                            try emit(entry)
+                            mark = false
+                            current = try table.next()
+                        }
+                        guard current?.key == key.key else {
+                            preconditionFailure("n-gram prefix or suffix missing from the lower order: counts are not closed")
+                        }
+                        mark = true
+                    }
+                    while let entry = current {
+                        try emit(entry)
+                        mark = false
+                        current = try table.next()
+                    }
+                }
+                _ = try writer.finish()
+                keepPaths[n] = writer.path
+                keptCounts[n - 2] = kept
+            }
+        }
+        /// The keep flags of order n in table order (nil: everything stays).
+        func keepFlags(_ n: Int) throws -> RecordReader<UInt8>? {
+            pruning ? try RecordReader<UInt8>(path: keepPaths[n], bufferBytes: io) : nil
+        }
+        func nextFlag(_ reader: RecordReader<UInt8>?) throws -> Bool {
+            guard let reader else { return true }
+            guard let flag = try reader.next() else { throw SpillError.readFailed(reader.path, "it ends early") }
+            return flag != 0
+        }
         let discount = KneserNey.discount
         let unigramProbs = KneserNey.unigramProbabilities(unigramAdjusted, discounts: discounts[0], vocabulary: V)
         unigramAdjusted = []
 
         /// Streams table n with its adjusted counts in context groups (entries sharing ids 1...n-1).
-        func forEachGroup(order n: Int, _ body: ([CountRecord], [UInt32]) throws -> Void) throws {
+        func forEachGroup(order n: Int, _ body: ([CountRecord], [UInt32], [Bool]) throws -> Void) throws {
             let table = try RecordReader<CountRecord>(path: sorted.tablePaths[n - 2], bufferBytes: io)
             let adjusted = n < N ? try RecordReader<UInt32>(path: adjustedPaths[n], bufferBytes: io) : nil
-            var entries: [CountRecord] = [], counts: [UInt32] = []
+            let flags = try keepFlags(n)
+            var entries: [CountRecord] = [], counts: [UInt32] = [], kept: [Bool] = []
             var context = PackedKey()
             while let record = try table.next() {
                 var a = record.count
@@ -307,15 +382,17 @@ public enum StreamingKneserNey {
                 }
                 let prefix = record.key.shiftedRight(bits)
                 if !entries.isEmpty && prefix != context {
-                    try body(entries, counts)
+                    try body(entries, counts, kept)
                     entries.removeAll(keepingCapacity: true)
                     counts.removeAll(keepingCapacity: true)
+                    kept.removeAll(keepingCapacity: true)
                 }
                 context = prefix
                 entries.append(record)
                 counts.append(a)
+                kept.append(try nextFlag(flags))
             }
-            if !entries.isEmpty { try body(entries, counts) }
+            if !entries.isEmpty { try body(entries, counts, kept) }
         }
 
         func rowWriter(_ n: Int) throws(SpillError) -> RecordWriter<RowRecord> {
@@ -333,11 +410,11 @@ public enum StreamingKneserNey {
             let probabilities = N > 2 ? try RecordWriter<ProbabilityRecord>(folder, name: "prob2", bufferBytes: io) : nil
             let rows = N == 2 ? try rowWriter(2) : nil
             if let probabilities { temporary.append(probabilities.path) }
-            try forEachGroup(order: 2) { entries, a in
+            try forEachGroup(order: 2) { entries, a, kept in
                 var denominator = 0.0, mass = 0.0
                 for e in entries.indices {
                     denominator += Double(a[e])
-                    mass += discount(UInt64(a[e]), d)
+                    mass += kept[e] ? discount(UInt64(a[e]), d) : Double(a[e])
                 }
                 let gamma = mass / denominator
                 for e in entries.indices {
@@ -346,7 +423,7 @@ public enum StreamingKneserNey {
                         + gamma * unigramProbs[Int(key.id(1, n: 2, bits: bits))]
                     if let probabilities {
                         try probabilities.append(ProbabilityRecord(key: key, probability: p, count: entries[e].count))
-                    } else {
+                    } else if kept[e] {
                         try rows!.append(RowRecord(key: key, logProb: log10(p), logBackoff: 0, count: entries[e].count))
                     }
                 }
@@ -366,11 +443,11 @@ public enum StreamingKneserNey {
                 let gammas = try RecordWriter<GammaRecord>(folder, name: "gamma\(n - 1)", bufferBytes: io)
                 temporary.append(gammas.path)
                 let suffixBits = (n - 1) * bits
-                try forEachGroup(order: n) { entries, a in
+                try forEachGroup(order: n) { entries, a, kept in
                     var denominator = 0.0, mass = 0.0
                     for e in entries.indices {
                         denominator += Double(a[e])
-                        mass += discount(UInt64(a[e]), d)
+                        mass += kept[e] ? discount(UInt64(a[e]), d) : Double(a[e])
                     }
                     let gamma = mass / denominator
                     for e in entries.indices {
@@ -411,10 +488,11 @@ public enum StreamingKneserNey {
                 let probabilities = n < N ? try RecordWriter<ProbabilityRecord>(folder, name: "prob\(n)", bufferBytes: io) : nil
                 let rows = n == N ? try rowWriter(n) : nil
                 if let probabilities { temporary.append(probabilities.path) }
+                let highestFlags = n == N ? try keepFlags(n) : nil
                 try back.finish { record in
                     if let probabilities {
                         try probabilities.append(record)
-                    } else {
+                    } else if try nextFlag(highestFlags) {
                         try rows!.append(RowRecord(key: record.key, logProb: log10(record.probability), logBackoff: 0,
                                                    count: record.count))
                     }
@@ -427,6 +505,7 @@ public enum StreamingKneserNey {
                     let lower = try RecordReader<ProbabilityRecord>(path: lowerPath, bufferBytes: io)
                     let contexts = try RecordReader<GammaRecord>(path: gammas.path, bufferBytes: io)
                     let rows = try rowWriter(n - 1)
+                    let flags = try keepFlags(n - 1)
                     var context = try contexts.next()
                     while let entry = try lower.next() {
                         var gamma = 1.0
@@ -434,6 +513,7 @@ public enum StreamingKneserNey {
                             gamma = c.gamma
                             context = try contexts.next()
                         }
+                        guard try nextFlag(flags) else { continue }
                         try rows.append(RowRecord(key: entry.key, logProb: log10(entry.probability), logBackoff: log10(gamma),
                                                   count: entry.count))
                     }
@@ -455,7 +535,8 @@ public enum StreamingKneserNey {
         let model = StreamedModel(
             order: N, words: sorted.words, unigramCounts: sorted.unigramCounts, tokens: sorted.tokens,
             sentences: sorted.sentences, unigramLogProb: unigramLogProb, unigramLogBackoff: unigramGamma.map(log10),
-            discounts: discounts, fallbackOrders: fallbackOrders, entryCounts: sorted.entryCounts, folder: folder,
+            discounts: discounts, fallbackOrders: fallbackOrders, entryCounts: keptCounts,
+            pruned: [0] + zip(sorted.entryCounts, keptCounts).map { $0 - $1 }, folder: folder,
             idBits: bits, rowPaths: finals)
         model.sortedRuns = runs
         return model

@@ -49,16 +49,24 @@ struct MemoryBudgetTests {
         #expect(left.isEmpty, "no temporary folder is left: \(left)")
     }
 
-    @Test("options that need every n-gram in memory say so and still give the unbounded store")
+    @Test("count pruning streams; options that need every n-gram in memory say so; all give the unbounded store")
     func inMemoryStagesAfterSpilling() throws {
-        let folder = try ScaleTests.modelFolder(extra: #", "min_count": [1, 2]"#)
-        let reference = try Self.reference(folder)
-        let output = folder.dir.file("pruned.sqlite")
-        let result = try CLI.run(["train", folder.model, "-o", output, "--memory", "16M"],
-                                 environment: ["LEXIFORGE_SPILL_BYTES": "1024"])
-        #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stderr.contains("--min-count needs every n-gram in memory"), "stderr: \(result.stderr)")
-        #expect(try Self.bytes(output) == Self.bytes(reference))
+        for (extra, streams) in [(#", "min_count": [1, 2]"#, true), (#", "vocab_size": 12"#, false)] {
+            let folder = try ScaleTests.modelFolder(extra: extra)
+            let reference = try Self.reference(folder)
+            let output = folder.dir.file("budget.sqlite")
+            let result = try CLI.run(["train", folder.model, "-o", output, "--memory", "16M"],
+                                     environment: ["LEXIFORGE_SPILL_BYTES": "1024"])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            if streams {
+                #expect(result.stderr.contains("streaming over sorted n-grams") && result.stderr.contains("pruned n-grams per order"),
+                        "count pruning streams: \(result.stderr)")
+            } else {
+                #expect(result.stderr.contains("--vocab-size needs every n-gram in memory"), "stderr: \(result.stderr)")
+            }
+            #expect(try Self.bytes(output) == Self.bytes(reference), "\(extra)")
+        }
+        let folder = try ScaleTests.modelFolder()
 
         // A counts-only store (ngrams without --language-model) too.
         let books = folder.data("corpora/books.txt")

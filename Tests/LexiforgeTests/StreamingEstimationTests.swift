@@ -31,14 +31,14 @@ struct StreamingEstimationTests {
     /// Estimates `counts` both ways (streaming with a 4 KiB budget) and checks every value is
     /// bit-identical and the stores written are byte-identical. Returns the sorted runs written.
     @discardableResult
-    static func compare(_ counts: NgramCounts, topLists: Bool? = nil, columns: Bool = false) throws -> Int {
+    static func compare(_ counts: NgramCounts, options: EstimationOptions = .init(), topLists: Bool? = nil, columns: Bool = false) throws -> Int {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let N = counts.order
-        let model = KneserNey.estimate(counts)
+        let model = KneserNey.estimate(counts, options: options)
         let folder = try SpillFolder(in: dir.path)
         let sorted = try SortedNgrams(counts, folder: folder)
-        let streamed = try StreamingKneserNey.estimate(sorted, options: .init(), budget: 4096)
+        let streamed = try StreamingKneserNey.estimate(sorted, options: options, budget: 4096)
 
         #expect(streamed.order == N)
         #expect(streamed.words == model.counts.words)
@@ -119,6 +119,19 @@ struct StreamingEstimationTests {
         #expect(runs >= 100, "\(runs) sorted runs")
     }
 
+    /// Count pruning streams too: the kept n-grams (closed under prefixes and suffixes), their
+    /// values with the pruned ones' mass in their contexts' γ, and the pruned counts.
+    @Test(arguments: [(UInt64(11), 3, [1, 2]), (12, 3, [1, 2, 3]), (13, 4, [1, 1, 2]), (14, 2, [1, 3]), (15, 5, [1, 2, 2, 3])])
+    func countPruningMatchesInMemoryEstimation(seed: UInt64, order: Int, minCounts: [Int]) throws {
+        var options = EstimationOptions()
+        options.minCounts = minCounts
+        let counts = Self.counts(order: order, sentences: RankedQueryTests.corpus(seed: seed, sentences: 1500, vocabulary: 200))
+        let model = KneserNey.estimate(counts, options: options)
+        #expect(model.pruned.contains { $0 > 0 }, "the corpus prunes something: \(model.pruned)")
+        try Self.compare(counts, options: options, topLists: true)
+        try Self.compare(counts, options: options)
+    }
+
     @Test func missingTemporaryFolderIsReported() {
         let missing = "/nonexistent-lexiforge-\(UUID().uuidString)"
         #expect(throws: SpillError.folderMissing(missing)) { try SpillFolder(in: missing) }
@@ -128,15 +141,13 @@ struct StreamingEstimationTests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let sorted = try SortedNgrams(Self.counts(order: 3, sentences: Self.small[1].sentences), folder: SpillFolder(in: dir.path))
-        var pruning = EstimationOptions()
-        pruning.minCounts = [1, 1, 2]
         var entropy = EstimationOptions()
         entropy.entropyThreshold = 1e-7
         var clusters = EstimationOptions()
         clusters.clusters = 4
         var forms = EstimationOptions()
         forms.formRules = 10
-        for options in [pruning, entropy, clusters, forms] {
+        for options in [entropy, clusters, forms] {
             #expect(!StreamingKneserNey.supports(options, order: 3))
             #expect(throws: StreamingEstimationError.self) {
                 try StreamingKneserNey.estimate(sorted, options: options, budget: 4096)
