@@ -77,14 +77,20 @@ public enum CountShard {
     /// Reads and checks `paths`; with `spec`, also that they were counted as `spec` counts (same
     /// order, text options and corpora). Every problem of every shard is reported at once.
     /// With `partial`, parts may be missing (an intermediate merge of a tree).
+    ///
+    /// With `spill`, shards whose files together pass half the budget are combined on disk
+    /// (``SortedNgrams/combining(_:order:folder:budget:)``: their rows streamed from SQLite through
+    /// an external sort) and the build that follows estimates and writes streaming; otherwise they
+    /// are read whole and combined in memory. The counts are the same either way.
     public static func load(_ paths: [String], spec: ModelSpec? = nil, inputs: ModelInputs? = nil,
-                            partial: Bool = false, progress: StageProgress) throws -> Loaded {
+                            partial: Bool = false, spill: (budget: Int, folder: SpillFolder)? = nil,
+                            progress: StageProgress) throws -> Loaded {
         guard !paths.isEmpty else { throw PipelineError("no count shard given; name the shards `lexiforge count` wrote") }
         var problems: [String] = []
-        var shards: [(path: String, contents: StoreContents, part: Part)] = []
+        var shards: [(path: String, contents: ShardHead, part: Part)] = []
         for path in paths {
             do {
-                let contents = try StoreContents.load(path: path)
+                let contents = try ShardHead(path: path)
                 guard let part = MetaJSON.decode(Part.self, from: contents.meta[metaKey]) else {
                     problems.append("\(path): not a count shard (its meta has no \(metaKey) row); write shards with `lexiforge count`")
                     continue
@@ -98,8 +104,8 @@ public enum CountShard {
         let first = shards[0]
         let textKey = StoreSchema.MetaKey.textOptions
         for shard in shards.dropFirst() {
-            if shard.contents.counts.order != first.contents.counts.order {
-                problems.append("\(shard.path): order \(shard.contents.counts.order) differs from \(first.path)'s \(first.contents.counts.order); count every shard with the same order")
+            if shard.contents.order != first.contents.order {
+                problems.append("\(shard.path): order \(shard.contents.order) differs from \(first.path)'s \(first.contents.order); count every shard with the same order")
             }
             if TextOptionsRecord.read(shard.contents.meta) != TextOptionsRecord.read(first.contents.meta) {
                 problems.append("\(shard.path): text options \(shard.contents.meta[textKey] ?? "none") differ from \(first.path)'s \(first.contents.meta[textKey] ?? "none"); the tokens would not add up")
@@ -143,7 +149,7 @@ public enum CountShard {
             records = shards.flatMap { InputRecord.list($0.contents.meta) }
         }
         if let spec {
-            let order = first.contents.counts.order
+            let order = first.contents.order
             if order != spec.order { problems.append("\(first.path): order \(order), but the model says \(spec.order)") }
             let wanted = TextOptionsRecord(NgramBuildConfig(spec: spec, inputs: inputs ?? ModelInputs(corpora: []), output: "", strict: false))
             if TextOptionsRecord.read(first.contents.meta) != wanted {
@@ -160,9 +166,73 @@ public enum CountShard {
             }
         }
         if !problems.isEmpty { throw PipelineError(problems) }
+        let order = first.contents.order
+        let bytes = shards.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1.path)[.size] as? Int) ?? 0) }
+        if let spill, bytes > MemoryBudget.sortingShare(of: spill.budget) {
+            progress.say("merging \(shards.count) count shard(s) on disk within the memory budget of \(megabytes(spill.budget)): words summed and ranked, rows streamed, sorted in runs and merged (\(spill.folder.path))")
+            let parts = try shards.map { try streamedPart($0.path) }
+            let sorted: SortedNgrams
+            do {
+                sorted = try SortedNgrams.combining(parts, order: order, folder: spill.folder,
+                                                    budget: MemoryBudget.sortingShare(of: spill.budget))
+            } catch let error as SpillError { throw PipelineError(error.description) }
+              catch let error as CountingLimit { throw PipelineError(error.description) }
+            return Loaded(counts: .init(sorted: sorted, inputs: records), order: order, meta: first.contents.meta, part: union)
+        }
         progress.say("merging \(shards.count) count shard(s): words summed and ranked, tables remapped, sorted and merged")
-        let counts = NgramCounts.combining(shards.map(\.contents.counts), threads: ProcessInfo.processInfo.activeProcessorCount)
-        return Loaded(counts: .init(counts: counts, inputs: records), order: first.contents.counts.order, meta: first.contents.meta, part: union)
+        let counts = NgramCounts.combining(try shards.map { try StoreContents.load(path: $0.path).counts },
+                                           threads: ProcessInfo.processInfo.activeProcessorCount)
+        return Loaded(counts: .init(counts: counts, inputs: records), order: order, meta: first.contents.meta, part: union)
+    }
+
+    /// What the checks of a merge need of a shard: its meta and order, read without its n-grams.
+    struct ShardHead {
+        let meta: [String: String]
+        let order: Int
+
+        init(path: String) throws {
+            let store = try TrainedStore(path: path)
+            guard store.meta[StoreSchema.MetaKey.order] != nil else {
+                throw StoreError.badMeta(path, key: StoreSchema.MetaKey.order, value: nil, expected: TrainedStore.orderExpectation)
+            }
+            _ = try store.metaCount(StoreSchema.MetaKey.tokens)
+            _ = try store.metaCount(StoreSchema.MetaKey.sentences)
+            try LanguageModelStage.checkEstimation(store.meta, path: path)
+            meta = store.meta
+            order = store.order
+        }
+    }
+
+    /// A shard as a part of ``SortedNgrams/combining(_:order:folder:budget:)``: its vocabulary read
+    /// now, its n-grams streamed from SQLite when asked, every id and count checked as
+    /// ``StoreContents/load(path:)`` checks them.
+    static func streamedPart(_ path: String) throws -> SortedNgrams.Part {
+        let store = try TrainedStore(path: path)
+        try store.stopMapping()
+        var words: [String] = [], counts: [UInt64] = []
+        try store.forEachWord { text, row in
+            guard let count = UInt64(exactly: row.count) else { throw StoreError.damaged(path, "word \(words.count) has count \(row.count)") }
+            words.append(text)
+            counts.append(count)
+        }
+        let vocabulary = words.count
+        return SortedNgrams.Part(words: words, unigramCounts: counts, tokens: try store.metaCount(StoreSchema.MetaKey.tokens),
+                                 sentences: try store.metaCount(StoreSchema.MetaKey.sentences)) { n, body in
+            var ids = [UInt32](repeating: 0, count: n)
+            let table = StoreSchema.ngramTable(order: n)
+            try store.forEachNgram(order: n) { row in
+                for j in 0..<n {
+                    guard row.ids[j] >= 0, row.ids[j] < Int64(vocabulary), let id = UInt32(exactly: row.ids[j]) else {
+                        throw StoreError.damaged(path, "\(table) holds word id \(row.ids[j]), outside the vocabulary of \(vocabulary) words")
+                    }
+                    ids[j] = id
+                }
+                guard let count = UInt32(exactly: row.count) else {
+                    throw StoreError.damaged(path, "\(table) holds count \(row.count), outside 0...\(UInt32.max)")
+                }
+                try ids.withUnsafeBufferPointer { try body($0, count) }
+            }
+        }
     }
 }
 
@@ -182,8 +252,19 @@ extension CountShard {
     /// for probabilities with the default estimation, as `lexiforge ngrams --language-model` would.
     /// With `asShard`, the result is a shard again (the union of the parts; any subset of a
     /// split): the inner merges of a tree.
+    ///
+    /// `memory` (else the model's `memory`, else ``MemoryBudget/defaultBytes``) bounds the merge:
+    /// shards past it are combined on disk in a folder of `temporaryFolder` (default: beside
+    /// `output`) and the build streams (``load(_:spec:inputs:partial:spill:progress:)``).
     public static func merge(_ paths: [String], modelPath: String?, languageModel: Bool, asShard: Bool = false,
-                             output: String, strict: Bool, progress: StageProgress) throws -> NgramBuildReport {
+                             output: String, memory: Int? = nil, temporaryFolder: String? = nil,
+                             strict: Bool, progress: StageProgress) throws -> NgramBuildReport {
+        func spill(_ spec: ModelSpec?) throws -> (budget: Int, folder: SpillFolder) {
+            let dir = temporaryFolder ?? URL(fileURLWithPath: output).deletingLastPathComponent().path
+            do {
+                return (memory ?? spec?.memory ?? MemoryBudget.defaultBytes, try SpillFolder(in: dir))
+            } catch { throw PipelineError(error.description) }
+        }
         if let modelPath {
             let (spec, warnings) = try ModelSpec.load(path: modelPath)
             if strict && !warnings.isEmpty { throw PipelineError(warnings.map { $0 + " (an error under --strict)" }) }
@@ -192,11 +273,11 @@ extension CountShard {
                 throw PipelineError("\(modelPath): a \(spec.kind) model has no n-gram counts to merge; use `lexiforge train`")
             }
             let inputs = try ModelInputs(resolving: spec, modelPath: modelPath)
-            let loaded = try load(paths, spec: spec, inputs: inputs, progress: progress)
+            let loaded = try load(paths, spec: spec, inputs: inputs, spill: try spill(spec), progress: progress)
             return try ModelBuild.run(spec, inputs: inputs, output: output, strict: strict, progress: progress,
-                                      source: .modelFile(modelPath), precounted: loaded.counts)
+                                      source: .modelFile(modelPath), memory: memory, precounted: loaded.counts)
         }
-        let loaded = try load(paths, partial: asShard, progress: progress)
+        let loaded = try load(paths, partial: asShard, spill: try spill(nil), progress: progress)
         var spec = ModelSpec()
         let record = TextOptionsRecord.read(loaded.meta) ?? TextOptionsRecord()
         let text = record.textOptions
@@ -215,12 +296,13 @@ extension CountShard {
         if asShard {
             return try writeShard(spec, inputs: ModelInputs(corpora: []), output: output, strict: strict, progress: progress) { config in
                 config.lemmatizer = nil
+                config.memory = memory
                 config.precounted = loaded.counts
                 config.extraMeta[metaKey] = MetaJSON.encode(loaded.part)
             }
         }
         return try ModelBuild.run(spec, inputs: ModelInputs(corpora: []), output: output, strict: strict,
-                                  progress: progress, precounted: loaded.counts)
+                                  progress: progress, memory: memory, precounted: loaded.counts)
     }
 }
 

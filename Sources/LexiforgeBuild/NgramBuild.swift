@@ -68,10 +68,18 @@ public struct NgramBuildConfig: Sendable {
 
     /// Counts made elsewhere and the input records of what they counted.
     public struct Precounted: Sendable {
-        public let counts: NgramCounts
+        /// In memory, or (a merge under a memory budget) sorted on disk.
+        public let counts: NgramCounts?
+        public let sorted: SortedNgrams?
         public let inputs: [InputRecord]
         public init(counts: NgramCounts, inputs: [InputRecord]) {
             self.counts = counts
+            self.sorted = nil
+            self.inputs = inputs
+        }
+        public init(sorted: SortedNgrams, inputs: [InputRecord]) {
+            self.counts = nil
+            self.sorted = sorted
             self.inputs = inputs
         }
     }
@@ -146,10 +154,25 @@ public enum NgramBuild {
             records = summaries.map(\.record)
         }
 
+        /// Sorted n-grams on disk: the rest of the build streams, unless a stage needs them in
+        /// memory (then they are loaded, with a warning that the budget bounded only `what`).
+        func fromDisk(_ sorted: SortedNgrams, bounding what: String) throws -> (NgramCounts?, NgramBuildReport?) {
+            if let reason = inMemoryReason(config) {
+                progress.warn("\(reason) needs every n-gram in memory: the memory budget of \(megabytes(budget)) bounds \(what) only")
+                do { return (try sorted.load(), nil) } catch { throw PipelineError("\(error)") }
+            }
+            return (nil, try writeStreaming(sorted, config: config, records: records, summaries: summaries, warnings: warnings,
+                                            lemmatizer: lemmatizer, budget: budget, file: file, stages: stages, progress: progress))
+        }
         var counts: NgramCounts
-        if let precounted = config.precounted {
-            progress.stage(2, of: stages, "\(precounted.counts.words.count) words and their n-grams, sorted by the merge")
-            counts = precounted.counts
+        if let precounted = config.precounted, let sorted = precounted.sorted {
+            progress.stage(2, of: stages, "\(sorted.words.count) words and their n-grams, sorted on disk by the merge")
+            let (loaded, report) = try fromDisk(sorted, bounding: "the merge")
+            if let report { return report }
+            counts = loaded!
+        } else if let precounted = config.precounted, let inMemory = precounted.counts {
+            progress.stage(2, of: stages, "\(inMemory.words.count) words and their n-grams, sorted by the merge")
+            counts = inMemory
         } else if let spill, counters.contains(where: { $0.spills > 0 }) || counters.reduce(0, { $0 + $1.inMemoryFinishBytes }) > budget {
             let runs = counters.reduce(0) { $0 + $1.spills }
             progress.stage(2, of: stages, "Sorting the n-grams of \(counters.count) thread(s) within the memory budget of \(megabytes(budget)) (\(runs) run(s) written to \(spill.path))")
@@ -158,19 +181,14 @@ public enum NgramBuild {
                 sorted = try NgramCounter.finishBounded(counters, folder: spill, budget: MemoryBudget.sortingShare(of: budget), threads: config.threads)
             } catch let error as SpillError { throw PipelineError(error.description) }
               catch let error as CountingLimit { throw PipelineError(error.description) }
-            if let reason = inMemoryReason(config) {
-                progress.warn("\(reason) needs every n-gram in memory: the memory budget of \(megabytes(budget)) bounds the counting only")
-                do { counts = try sorted.load() } catch { throw PipelineError("\(error)") }
-            } else {
-                return try writeStreaming(sorted, config: config, records: records, summaries: summaries, warnings: warnings,
-                                          lemmatizer: lemmatizer, budget: budget, file: file, stages: stages, progress: progress)
-            }
+            let (loaded, report) = try fromDisk(sorted, bounding: "the counting")
+            if let report { return report }
+            counts = loaded!
         } else {
             progress.stage(2, of: stages, counters.count == 1 ? "Sorting \(counters[0].vocabularySize) words and their n-grams"
                                                             : "Sorting and merging the n-grams of \(counters.count) threads")
             counts = NgramCounter.finish(counters, threads: config.threads)
         }
-        _ = spill
         if let size = config.vocabularySize { counts = counts.limitingVocabulary(to: size) }
         var lexicon: Lexicon?
         var mergeSummary: String?

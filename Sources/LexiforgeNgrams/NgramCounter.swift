@@ -354,20 +354,8 @@ extension NgramCounter {
                 unlink(path)
             }
         }
-        let writer = try RecordWriter<CountRecord>(folder, name: "table\(n)")
-        var last: CountRecord?
-        try sorter.finish { record in
-            if var current = last, current.key == record.key {
-                let (sum, overflow) = current.count.addingReportingOverflow(record.count)
-                current.count = overflow ? .max : sum
-                last = current
-            } else {
-                if let done = last { try writer.append(done) }
-                last = record
-            }
-        }
-        if let done = last { try writer.append(done) }
-        return (writer.path, try writer.finish())
+        let (path, entries) = try SortedNgrams.writeSummed(sorter, name: "table\(n)", folder: folder)
+        return (path, entries)
     }
 }
 

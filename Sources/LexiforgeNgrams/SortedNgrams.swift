@@ -103,3 +103,85 @@ public final class SortedNgrams: @unchecked Sendable {
                            tokens: tokens, sentences: sentences)
     }
 }
+
+extension SortedNgrams {
+    /// One count set read an n-gram at a time (a count shard in SQLite), for ``combining(_:order:folder:budget:)``.
+    public struct Part {
+        public let words: [String]
+        public let unigramCounts: [UInt64]
+        public let tokens: Int
+        public let sentences: Int
+        /// Calls its argument with every n-gram of order n (2...order): ids in the part's own
+        /// vocabulary, and the count.
+        public let forEachNgram: (Int, (UnsafeBufferPointer<UInt32>, UInt32) throws -> Void) throws -> Void
+
+        public init(words: [String], unigramCounts: [UInt64], tokens: Int, sentences: Int,
+                    forEachNgram: @escaping (Int, (UnsafeBufferPointer<UInt32>, UInt32) throws -> Void) throws -> Void) {
+            self.words = words
+            self.unigramCounts = unigramCounts
+            self.tokens = tokens
+            self.sentences = sentences
+            self.forEachNgram = forEachNgram
+        }
+    }
+
+    /// Count sets combined as ``NgramCounts/combining(_:threads:)`` combines them (words summed by
+    /// text and ranked once, tables remapped, counts of equal n-grams summed, saturating), with the
+    /// tables sorted on disk through an ``ExternalSorter`` of `budget` bytes instead of in memory:
+    /// the count-shard merge under a memory budget.
+    /// - Throws: ``CountingLimit`` when the n-grams are too long for 128-bit keys, a
+    ///   ``SpillError``, or what a part's `forEachNgram` throws.
+    public static func combining(_ parts: [Part], order: Int, folder: SpillFolder, budget: Int) throws -> SortedNgrams {
+        precondition(!parts.isEmpty, "combining no count sets")
+        var totals: [String: UInt64] = [:]
+        for part in parts {
+            for (id, word) in part.words.enumerated() { totals[word, default: 0] += part.unigramCounts[id] }
+        }
+        let reserved = [StoreSchema.unknownToken, StoreSchema.sentenceStartToken, StoreSchema.sentenceEndToken]
+        let words = reserved + NgramCounts.rank(totals.filter { !reserved.contains($0.key) })
+        var ids: [String: UInt32] = [:]
+        ids.reserveCapacity(words.count)
+        for (id, word) in words.enumerated() { ids[word] = UInt32(id) }
+        let bits = bits(forVocabulary: words.count)
+        guard order * bits <= 128 else { throw CountingLimit(order: order, vocabulary: words.count) }
+        var paths: [String] = [], entries: [Int] = []
+        if order >= 2 {
+            for n in 2...order {
+                let sorter = ExternalSorter<CountRecord>(folder: folder, name: "shards\(n)", budget: budget)
+                for part in parts {
+                    let map = part.words.map { ids[$0]! }
+                    try part.forEachNgram(n) { local, count in
+                        var key = PackedKey()
+                        for j in 0..<n { key.append(map[Int(local[j])], bits: bits) }
+                        try sorter.append(CountRecord(key: key, count: count))
+                    }
+                }
+                let (path, count) = try writeSummed(sorter, name: "table\(n)", folder: folder)
+                paths.append(path)
+                entries.append(count)
+            }
+        }
+        return SortedNgrams(order: order, words: words, unigramCounts: words.map { totals[$0] ?? 0 },
+                            tokens: parts.reduce(0) { $0 + $1.tokens }, sentences: parts.reduce(0) { $0 + $1.sentences },
+                            idBits: bits, entryCounts: entries, folder: folder, tablePaths: paths)
+    }
+
+    /// A sorter's stream written to a table file, counts of equal n-grams summed (saturating at
+    /// `UInt32.max`): the file and its entries.
+    static func writeSummed(_ sorter: ExternalSorter<CountRecord>, name: String, folder: SpillFolder) throws -> (String, Int) {
+        let writer = try RecordWriter<CountRecord>(folder, name: name)
+        var last: CountRecord?
+        try sorter.finish { record in
+            if var current = last, current.key == record.key {
+                let (sum, overflow) = current.count.addingReportingOverflow(record.count)
+                current.count = overflow ? .max : sum
+                last = current
+            } else {
+                if let done = last { try writer.append(done) }
+                last = record
+            }
+        }
+        if let done = last { try writer.append(done) }
+        return (writer.path, try writer.finish())
+    }
+}

@@ -12,6 +12,13 @@ extension TrainedStore {
         public var backoff: Int64
     }
 
+    /// Stops mapping the file into memory (a front end's connection maps it, for fast point
+    /// queries). For a tool that reads whole tables once under a memory budget (the count-shard
+    /// merge): mapped pages count in its resident memory, pages read through SQLite's small cache do not.
+    public func stopMapping() throws {
+        try queue.inDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 0") }
+    }
+
     /// The words in id order: text and row (`logprob` and `backoff` 0 in a counts-only store).
     public func forEachWord(_ body: (String, StoredRow) throws -> Void) throws {
         let vocabulary = try vocabulary()

@@ -26,9 +26,22 @@ struct Merge: ParsableCommand {
     var shard = false
     @OptionGroup var build: BuildOptions
 
+    @Option(help: ArgumentHelp("Memory budget of a shard merge: 256M, 4G, 50% (default: the model's `memory`, else half the machine's memory). Shards past it are merged on disk and the estimation streams; the store is the same.",
+                               valueName: "size"))
+    var memory: String?
+
+    @Option(help: ArgumentHelp("Folder for the temporary files of a merge under --memory (default: beside the output).", valueName: "dir"))
+    var temp: String?
+
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("name the count shards (or two stores) to merge") }
         if shard && (model != nil || languageModel) { throw ValidationError("--shard writes counts only; it takes neither --model nor --language-model") }
+        if let memory {
+            guard let bytes = MemoryBudget.parse(memory) else { throw ValidationError("--memory \(memory) is not \(MemoryBudget.expectation)") }
+            guard bytes >= MemoryBudget.minimumBytes else {
+                throw ValidationError("--memory \(memory) is too small; use at least \(MemoryBudget.minimumBytes >> 20)M")
+            }
+        }
     }
 
     func run() throws {
@@ -42,6 +55,7 @@ struct Merge: ParsableCommand {
             }
             if model != nil || languageModel || shard || !shards.isEmpty {
                 report = try CountShard.merge(inputs, modelPath: model, languageModel: languageModel, asShard: shard, output: output,
+                                              memory: memory.flatMap(MemoryBudget.parse), temporaryFolder: temp,
                                               strict: build.strict, progress: progress)
             } else {
                 guard inputs.count == 2 else {

@@ -80,6 +80,37 @@ struct MemoryBudgetTests {
         #expect(try Self.bytes(bounded) == Self.bytes(plain))
     }
 
+    @Test("count shards merged on disk under a budget, flat or in a tree, give train's store byte for byte")
+    func shardsMergedOnDisk() throws {
+        let folder = try ScaleTests.modelFolder()
+        let reference = try Self.reference(folder)
+        let environment = ["LEXIFORGE_BATCH_BYTES": "24", "LEXIFORGE_SPILL_BYTES": "1024"]
+        var parts: [String] = []
+        for k in 0..<4 {
+            let part = folder.dir.file("part\(k).sqlite")
+            let count = try CLI.run(["count", "--model", folder.model, "--part", "\(k)/4", "-o", part, "--quiet", "--memory", "16M"],
+                                    environment: environment)
+            #expect(count.status == 0, "stderr: \(count.stderr)")
+            parts.append(part)
+        }
+        let flat = folder.dir.file("flat.sqlite")
+        let merge = try CLI.run(["merge"] + parts + ["--model", folder.model, "-o", flat, "--memory", "16M"], environment: environment)
+        #expect(merge.status == 0, "stderr: \(merge.stderr)")
+        #expect(merge.stderr.contains("merging 4 count shard(s) on disk") && merge.stderr.contains("streaming over sorted n-grams"),
+                "stderr: \(merge.stderr)")
+        #expect(try Self.bytes(flat) == Self.bytes(reference))
+
+        let left = folder.dir.file("left.sqlite"), tree = folder.dir.file("tree.sqlite")
+        let inner = try CLI.run(["merge", "--shard", parts[0], parts[2], "-o", left, "--memory", "16M"], environment: environment)
+        #expect(inner.status == 0 && inner.stderr.contains("on disk"), "stderr: \(inner.stderr)")
+        let final = try CLI.run(["merge", left, parts[1], parts[3], "--model", folder.model, "-o", tree, "--quiet", "--memory", "16M"],
+                                environment: environment)
+        #expect(final.status == 0, "stderr: \(final.stderr)")
+        #expect(try Self.bytes(tree) == Self.bytes(reference))
+        let left0 = try folder.dir.contents().filter { $0.hasPrefix(".") }
+        #expect(left0.isEmpty, "no temporary folder is left: \(left0)")
+    }
+
     @Test("a temporary folder that is missing or not a folder: one line naming it, nothing written, the old store kept")
     func badTemporaryFolder() throws {
         let folder = try ScaleTests.modelFolder()
