@@ -65,17 +65,19 @@ extension NgramBuild {
     /// Why a build must hold its n-grams in memory even under a budget (the stages that need
     /// random access to them), or nil when it can estimate and write streaming.
     static func inMemoryReason(_ config: NgramBuildConfig) -> String? {
-        if config.order < 2 { return nil }
         if config.lexiconMerge != nil { return "merging wordlists" }
         if config.hmm != nil { return "attaching hidden Markov tables" }
         if config.vocabularySize != nil { return "--vocab-size" }
-        let e = config.estimation
-        if config.languageModel {
-            if e.entropyThreshold > 0 { return "--prune" }
-            if e.clusters > 0 { return "--classes" }
-            if e.formRules > 0 { return "--form-rules" }
-        }
+        if config.languageModel { return StreamingKneserNey.unsupported(config.estimation, order: config.order) }
         return nil
+    }
+
+    /// The private folder for a build's temporary files: in `temporaryFolder`, else beside `output`.
+    /// - Throws: ``PipelineError`` naming the folder when it is missing or cannot be written.
+    static func spillFolder(_ temporaryFolder: String?, beside output: String) throws -> SpillFolder {
+        do {
+            return try SpillFolder(in: temporaryFolder ?? URL(fileURLWithPath: output).deletingLastPathComponent().path)
+        } catch { throw PipelineError(error.description) }
     }
 
     /// The rest of a build whose n-grams are in sorted files: estimation streaming over them
@@ -97,9 +99,7 @@ extension NgramBuild {
             progress.stage(3, of: stages, "Estimating interpolated modified Kneser-Ney probabilities, streaming over sorted n-grams")
             streamed = try StreamingKneserNey.estimate(sorted, options: config.estimation, budget: MemoryBudget.sortingShare(of: budget))
             LanguageModelStage.sayDiscounts(streamed.discounts, fallbackOrders: streamed.fallbackOrders, progress: progress)
-            if streamed.pruned.contains(where: { $0 > 0 }) {
-                progress.say("  pruned n-grams per order: " + streamed.pruned.map(String.init).joined(separator: ", "))
-            }
+            LanguageModelStage.sayPruned(streamed.pruned, progress: progress)
             meta[StoreSchema.MetaKey.languageModel] = LanguageModelStage.describe(streamed, options: config.estimation)
         } catch let error as SpillError { throw PipelineError(error.description) }
         progress.stage(stages, of: stages, "Writing \(config.destination ?? config.output)")

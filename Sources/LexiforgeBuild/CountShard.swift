@@ -204,8 +204,9 @@ public enum CountShard {
     }
 
     /// A shard as a part of ``SortedNgrams/combining(_:order:folder:budget:)``: its vocabulary read
-    /// now, its n-grams streamed from SQLite when asked, every id and count checked as
-    /// ``StoreContents/load(path:)`` checks them.
+    /// now, its n-grams streamed from SQLite when asked (``TrainedStore/forEachNgram(order:_:)``
+    /// checks every id against the vocabulary; a count past 32 bits is refused here, as
+    /// ``StoreContents/load(path:)`` refuses it).
     static func streamedPart(_ path: String) throws -> SortedNgrams.Part {
         let store = try TrainedStore(path: path)
         try store.stopMapping()
@@ -215,18 +216,12 @@ public enum CountShard {
             words.append(text)
             counts.append(count)
         }
-        let vocabulary = words.count
         return SortedNgrams.Part(words: words, unigramCounts: counts, tokens: try store.metaCount(StoreSchema.MetaKey.tokens),
                                  sentences: try store.metaCount(StoreSchema.MetaKey.sentences)) { n, body in
             var ids = [UInt32](repeating: 0, count: n)
             let table = StoreSchema.ngramTable(order: n)
             try store.forEachNgram(order: n) { row in
-                for j in 0..<n {
-                    guard row.ids[j] >= 0, row.ids[j] < Int64(vocabulary), let id = UInt32(exactly: row.ids[j]) else {
-                        throw StoreError.damaged(path, "\(table) holds word id \(row.ids[j]), outside the vocabulary of \(vocabulary) words")
-                    }
-                    ids[j] = id
-                }
+                for j in 0..<n { ids[j] = UInt32(truncatingIfNeeded: row.ids[j]) }
                 guard let count = UInt32(exactly: row.count) else {
                     throw StoreError.damaged(path, "\(table) holds count \(row.count), outside 0...\(UInt32.max)")
                 }
@@ -260,10 +255,7 @@ extension CountShard {
                              output: String, memory: Int? = nil, temporaryFolder: String? = nil,
                              strict: Bool, progress: StageProgress) throws -> NgramBuildReport {
         func spill(_ spec: ModelSpec?) throws -> (budget: Int, folder: SpillFolder) {
-            let dir = temporaryFolder ?? URL(fileURLWithPath: output).deletingLastPathComponent().path
-            do {
-                return (memory ?? spec?.memory ?? MemoryBudget.defaultBytes, try SpillFolder(in: dir))
-            } catch { throw PipelineError(error.description) }
+            (memory ?? spec?.memory ?? MemoryBudget.defaultBytes, try NgramBuild.spillFolder(temporaryFolder, beside: output))
         }
         if let modelPath {
             let (spec, warnings) = try ModelSpec.load(path: modelPath)

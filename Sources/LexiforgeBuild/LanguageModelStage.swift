@@ -20,9 +20,7 @@ public enum LanguageModelStage {
         if let forms = model.formRules {
             progress.say("  form rules: \(forms.rules.count) suffix rules, \(forms.derivations) derivations of unseen forms")
         }
-        if model.pruned.contains(where: { $0 > 0 }) {
-            progress.say("  pruned n-grams per order: " + model.pruned.map(String.init).joined(separator: ", "))
-        }
+        sayPruned(model.pruned, progress: progress)
         return model
     }
 
@@ -45,6 +43,13 @@ public enum LanguageModelStage {
         return LanguageModelRecord(
             logScale: Int(StoreSchema.logScale), discounts: discounts, minCount: (1...order).map { options.minCount(order: $0) },
             prune: options.entropyThreshold, vocabSize: vocabularySize, pruned: pruned)
+    }
+
+    /// Prints the n-grams pruned per order, when any were.
+    static func sayPruned(_ pruned: [Int], progress: StageProgress) {
+        if pruned.contains(where: { $0 > 0 }) {
+            progress.say("  pruned n-grams per order: " + pruned.map(String.init).joined(separator: ", "))
+        }
     }
 
     /// Prints the discounts of every order (and which fell back), as the estimation log shows them.

@@ -132,12 +132,7 @@ public enum NgramBuild {
         let budget = config.memory ?? MemoryBudget.defaultBytes
         // The temporary folder is checked (and created) before any reading: a missing or
         // unwritable one fails in milliseconds. Its files go with it on success and failure alike.
-        var spill: SpillFolder?
-        if config.precounted == nil {
-            do {
-                spill = try SpillFolder(in: config.temporaryFolder ?? URL(fileURLWithPath: file.temporaryPath).deletingLastPathComponent().path)
-            } catch { throw PipelineError(error.description) }
-        }
+        let spill = config.precounted == nil ? try spillFolder(config.temporaryFolder, beside: file.temporaryPath) : nil
 
         let stages = config.languageModel ? 4 : 3
         progress.stage(1, of: stages, config.precounted.map { "Counts of \($0.inputs.count) file(s) merged from count shards, orders 1-\(config.order)" }

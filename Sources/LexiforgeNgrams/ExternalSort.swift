@@ -207,7 +207,8 @@ final class ExternalSorter<R: SortableRecord> {
     private var buffer: [R] = []
     private let capacity: Int
     private var runs: [String] = []
-    private(set) var count = 0
+    /// Runs this sorter wrote, the last (written by ``finish(_:)``) included: 0 when everything fit.
+    private(set) var runsWritten = 0
 
     init(folder: SpillFolder, name: String, budget: Int) {
         self.folder = folder
@@ -222,11 +223,7 @@ final class ExternalSorter<R: SortableRecord> {
         // Reserved at once (pages are only committed as records arrive): no copies while growing.
         if buffer.capacity == 0 { buffer.reserveCapacity(capacity) }
         buffer.append(record)
-        count += 1
     }
-
-    /// Runs written so far.
-    var spilledRuns: Int { runs.count }
 
     private func spill() throws(SpillError) {
         buffer.sort(by: R.precedes)
@@ -234,6 +231,7 @@ final class ExternalSorter<R: SortableRecord> {
         try buffer.withUnsafeBufferPointer { (b) throws(SpillError) in try writer.append(contentsOf: b) }
         _ = try writer.finish()
         runs.append(writer.path)
+        runsWritten += 1
         buffer.removeAll(keepingCapacity: true)
     }
 

@@ -354,8 +354,7 @@ extension NgramCounter {
                 unlink(path)
             }
         }
-        let (path, entries) = try SortedNgrams.writeSummed(sorter, name: "table\(n)", folder: folder)
-        return (path, entries)
+        return try SortedNgrams.writeSummed(sorter, name: "table\(n)", folder: folder)
     }
 }
 

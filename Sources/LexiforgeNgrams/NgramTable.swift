@@ -103,9 +103,6 @@ final class NgramTable {
         counts.reserveCapacity(size / 2)
     }
 
-    /// Slots now (a power of two; the table grows when more than half are used).
-    var slotCount: Int { slots.count }
-
     /// Bytes a table of order `n` holds at `slots` slots (keys and counts reserved for `slots / 2` entries).
     static func bytes(n: Int, slots: Int) -> Int { 8 * slots + (4 * n + 4) * (slots / 2) }
 

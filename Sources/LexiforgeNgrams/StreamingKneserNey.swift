@@ -69,9 +69,6 @@ public final class StreamedModel: @unchecked Sendable {
 
     deinit { for path in rowPaths { unlink(path) } }
 
-    /// Entries of order `n` (1...order).
-    public func entryCount(order n: Int) -> Int { n == 1 ? words.count : entryCounts[n - 2] }
-
     /// Calls `body` with every n-gram of order `n` (2...order) in id-tuple order: its ids (valid
     /// during the call only), raw count, log10 probability and log10 backoff weight (0 for an
     /// n-gram that is no context, and always 0 for the highest order).
@@ -205,7 +202,8 @@ public enum StreamingKneserNey {
         unsupported(options, order: order) == nil
     }
 
-    static func unsupported(_ options: EstimationOptions, order N: Int) -> String? {
+    /// What of `options` (or `order`) ``estimate(_:options:budget:)`` does not do, nil when it does them all.
+    public static func unsupported(_ options: EstimationOptions, order N: Int) -> String? {
         if N < 2 || N > 5 { return "order \(N) (only 2...5)" }
         if options.entropyThreshold > 0 { return "entropy pruning" }
         if options.clusters > 0 { return "word clusters" }
@@ -228,8 +226,6 @@ public enum StreamingKneserNey {
         let bos = UInt32(StoreSchema.ReservedID.sentenceStart)
         let io = max(64 << 10, min(1 << 20, budget / 8))
         var runs = 0
-        // Runs written before `finish`, plus the last buffer `finish` writes when there are any.
-        func spilled(_ before: Int) -> Int { before > 0 ? before + 1 : 0 }
         var temporary: [String] = []
         defer { for path in temporary { unlink(path) } }
 
@@ -243,7 +239,6 @@ public enum StreamingKneserNey {
             while let record = try higher.next() {
                 try sorter.append(SuffixRecord(key: record.key.keepingLow(suffixBits)))
             }
-            runs += spilled(sorter.spilledRuns)
             let table = try RecordReader<CountRecord>(path: sorted.tablePaths[n - 2], bufferBytes: io)
             let writer = try RecordWriter<UInt32>(folder, name: "adjusted\(n)", bufferBytes: io)
             temporary.append(writer.path)
@@ -273,6 +268,7 @@ public enum StreamingKneserNey {
                 current = try table.next()
             }
             _ = try writer.finish()
+            runs += sorter.runsWritten
             countsOfCounts[n] = t
         }
         do {
@@ -324,7 +320,6 @@ public enum StreamingKneserNey {
                         try forced.append(SuffixRecord(key: record.key.shiftedRight(bits)))
                         try forced.append(SuffixRecord(key: record.key.keepingLow(n * bits)))
                     }
-                    runs += spilled(forced.spilledRuns)
                     var current = try table.next()
                     var mark = false   // `current` is a prefix or suffix of a kept n-gram
                     func emit(_ entry: CountRecord) throws(SpillError) {
@@ -348,6 +343,7 @@ public enum StreamingKneserNey {
                         mark = false
                         current = try table.next()
                     }
+                    runs += forced.runsWritten
                 }
                 _ = try writer.finish()
                 keepPaths[n] = writer.path
@@ -461,7 +457,6 @@ public enum StreamingKneserNey {
                     try gammas.append(GammaRecord(key: entries[0].key.shiftedRight(bits), gamma: gamma))
                 }
                 _ = try gammas.finish()
-                runs += spilled(pending.spilledRuns)
 
                 // Interpolate with the order below (sorted by suffix), then back to id order.
                 let back = ExternalSorter<ProbabilityRecord>(folder: folder, name: "prob\(n)-sort", budget: budget)
@@ -484,7 +479,7 @@ public enum StreamingKneserNey {
                         try back.append(ProbabilityRecord(key: key, probability: p, count: record.count))
                     }
                 }
-                runs += spilled(back.spilledRuns)
+                runs += pending.runsWritten
                 let probabilities = n < N ? try RecordWriter<ProbabilityRecord>(folder, name: "prob\(n)", bufferBytes: io) : nil
                 let rows = n == N ? try rowWriter(n) : nil
                 if let probabilities { temporary.append(probabilities.path) }
@@ -498,6 +493,7 @@ public enum StreamingKneserNey {
                     }
                 }
                 _ = try probabilities?.finish()
+                runs += back.runsWritten
                 if let rows { _ = try rows.finish(); rowPaths[n] = rows.path }
 
                 // Order n - 1 is complete: its probabilities with the γ of the contexts among them.

@@ -315,8 +315,6 @@ public enum StoreWriter {
     }
 }
 
-/// One prepared `INSERT` into an n-gram table with raw integer binds: ids, count, and the
-/// quantized log10 probability and backoff when the table has those columns.
 /// Inserts n-gram rows in key order through prepared statements with raw integer binds (the hot
 /// loop of a build). Rows are bound into a statement of ``batch`` rows (`INSERT … VALUES (…), (…),
 /// …`) and stepped once per batch: a step costs far more than a bind (on gutenberg-100m's 12

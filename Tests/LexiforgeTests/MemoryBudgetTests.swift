@@ -242,9 +242,9 @@ struct MemoryBudgetTests {
             let records = (0..<count).map { i in Pair(key: rng.next() % 5000, payload: UInt32(i)) }
             let sorter = ExternalSorter<Pair>(folder: folder, name: "t", budget: budget)
             for r in records { try sorter.append(r) }
-            let runs = sorter.spilledRuns
             var out: [Pair] = []
             try sorter.finish { out.append($0) }
+            let runs = sorter.runsWritten
             #expect(out == records.sorted(by: Pair.precedes), "\(count) records, budget \(budget), \(runs) runs")
             if budget == 4096 && count == 10_000 { #expect(runs >= 9) }
         }
