@@ -147,11 +147,13 @@ public struct SpecDiagnostic: Sendable, Equatable {
     public enum Style: Sendable { case modelFile(String), commandLine }
 
     public func rendered(_ style: Style) -> String {
-        var text = message
-        while let open = text.range(of: "{"), let close = text.range(of: "}", range: open.upperBound..<text.endIndex) {
-            let name = String(text[open.upperBound..<close.lowerBound])
-            text.replaceSubrange(open.lowerBound..<close.upperBound, with: Self.name(name, style))
+        var text = ""
+        var rest = message[...]
+        while let open = rest.range(of: "{"), let close = rest.range(of: "}", range: open.upperBound..<rest.endIndex) {
+            text += rest[..<open.lowerBound] + Self.name(String(rest[open.upperBound..<close.lowerBound]), style)
+            rest = rest[close.upperBound...]
         }
+        text += rest
         let subject = key.map { Self.name($0.rawValue, style) + " " } ?? ""
         switch style {
         case .modelFile(let path): return "\(path): \(subject)\(text)"
@@ -162,6 +164,8 @@ public struct SpecDiagnostic: Sendable, Equatable {
     /// `key`, `key=true` or `key=false` as a model file or the command line writes it.
     static func name(_ key: String, _ style: Style) -> String {
         let parts = key.split(separator: "=", maxSplits: 1).map(String.init)
+        // Braces that name nothing (a value quoted from the file, such as "{}") stay as they are.
+        guard !parts.isEmpty else { return "{}" }
         let flag = ModelSpec.Key(rawValue: parts[0])?.flag ?? parts[0]
         switch (style, parts.count > 1 ? parts[1] : nil) {
         case (.modelFile, let value?): return "\"\(parts[0])\": \(value)"

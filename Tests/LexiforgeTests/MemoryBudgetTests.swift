@@ -216,6 +216,11 @@ struct MemoryBudgetTests {
         let result = try CLI.run(["train", folder.model, "-o", folder.dir.file("x.sqlite")])
         #expect(result.status == 1)
         #expect(result.stderr.contains(#""memory""#) && result.stderr.contains("a size such as 256M"), "stderr: \(result.stderr)")
+        // A value with braces is quoted as it is (the fuzzer's "{}" once crashed the message).
+        let braces = try ScaleTests.modelFolder(extra: #", "memory": "{}""#)
+        let quoted = try CLI.run(["train", braces.model, "-o", braces.dir.file("x.sqlite")])
+        #expect(quoted.status == 1)
+        #expect(quoted.stderr.contains(#""{}" is not a size such as 256M"#), "stderr: \(quoted.stderr)")
         let small = try ScaleTests.modelFolder(extra: #", "memory": "1M""#)
         let tooSmall = try CLI.run(["train", small.model, "-o", small.dir.file("x.sqlite")])
         #expect(tooSmall.status == 1)
