@@ -99,21 +99,25 @@ extension NgramBuild {
             progress.stage(3, of: stages, "Estimating interpolated modified Kneser-Ney probabilities, streaming over sorted n-grams")
             streamed = try StreamingKneserNey.estimate(sorted, options: config.estimation, budget: MemoryBudget.sortingShare(of: budget))
             LanguageModelStage.sayDiscounts(streamed.discounts, fallbackOrders: streamed.fallbackOrders, progress: progress)
+            LanguageModelStage.sayExtras(clusters: streamed.clusterModel, weight: streamed.clusterWeight,
+                                         formRules: streamed.formRules, progress: progress)
             LanguageModelStage.sayPruned(streamed.pruned, progress: progress)
             meta[StoreSchema.MetaKey.languageModel] = LanguageModelStage.describe(streamed, options: config.estimation)
         } catch let error as SpillError { throw PipelineError(error.description) }
         progress.stage(stages, of: stages, "Writing \(config.destination ?? config.output)")
         try StoreWriter.write(streamed: streamed, meta: meta, words: columns, to: file)
-        return finished(sorted, config: config, summaries: summaries, warnings: warnings, progress: progress)
+        return finished(sorted, entryCounts: streamed.entryCounts, config: config, summaries: summaries, warnings: warnings, progress: progress)
     }
 
     /// The report of a streamed build.
-    static func finished(_ sorted: SortedNgrams, config: NgramBuildConfig, summaries: [CorpusFileSummary],
+    /// The report of a streamed build; `entryCounts` are the n-grams stored per order from 2 (the
+    /// model's, after pruning), else the sorted tables'.
+    static func finished(_ sorted: SortedNgrams, entryCounts: [Int]? = nil, config: NgramBuildConfig, summaries: [CorpusFileSummary],
                          warnings: [String], progress: StageProgress) -> NgramBuildReport {
         progress.endStage()
         let bytes = (try? FileManager.default.attributesOfItem(atPath: config.output)[.size] as? Int) ?? 0
         return NgramBuildReport(
             files: summaries, tokens: sorted.tokens, sentences: sorted.sentences, vocabulary: sorted.words.count,
-            ngrams: [sorted.words.count] + sorted.entryCounts, storeBytes: bytes, warnings: warnings)
+            ngrams: [sorted.words.count] + (entryCounts ?? sorted.entryCounts), storeBytes: bytes, warnings: warnings)
     }
 }

@@ -13,28 +13,42 @@ public enum LanguageModelStage {
     public static func estimate(_ counts: NgramCounts, options: EstimationOptions, progress: StageProgress) -> LanguageModel {
         let model = KneserNey.estimate(counts, options: options)
         sayDiscounts(model.discounts, fallbackOrders: model.fallbackOrders, progress: progress)
-        if let clusters = model.clusterModel {
-            progress.say("  word classes: \(clusters.clusters.count) (exchange algorithm, \(clusters.clusters.passes) passes, "
-                         + "\(clusters.clusters.lastMoves) moves in the last), class model weight \(model.clusterWeight)")
-        }
-        if let forms = model.formRules {
-            progress.say("  form rules: \(forms.rules.count) suffix rules, \(forms.derivations) derivations of unseen forms")
-        }
+        sayExtras(clusters: model.clusterModel, weight: model.clusterWeight, formRules: model.formRules, progress: progress)
         sayPruned(model.pruned, progress: progress)
         return model
     }
 
-    /// The `language_model` meta value (JSON).
-    public static func describe(_ model: LanguageModel, options: EstimationOptions, vocabularySize: Int?) -> String {
-        var record = record(discounts: model.discounts, order: model.order, pruned: model.pruned, options: options, vocabularySize: vocabularySize)
-        if model.clusterModel != nil { (record.clusters, record.clusterWeight) = (options.clusters, model.clusterWeight) }
-        if model.formRules != nil { record.formRules = options.formRules }
-        return record.json
+    /// Prints what the word classes and form rules came to, when the model has them.
+    static func sayExtras(clusters: ClusterModel?, weight: Double, formRules: FormRules?, progress: StageProgress) {
+        if let clusters {
+            progress.say("  word classes: \(clusters.clusters.count) (exchange algorithm, \(clusters.clusters.passes) passes, "
+                         + "\(clusters.clusters.lastMoves) moves in the last), class model weight \(weight)")
+        }
+        if let forms = formRules {
+            progress.say("  form rules: \(forms.rules.count) suffix rules, \(forms.derivations) derivations of unseen forms")
+        }
     }
 
-    /// The `language_model` meta value of a model estimated streaming (no classes, no form rules).
+    /// The `language_model` meta value (JSON).
+    public static func describe(_ model: LanguageModel, options: EstimationOptions, vocabularySize: Int?) -> String {
+        describe(discounts: model.discounts, order: model.order, pruned: model.pruned, clusters: model.clusterModel != nil,
+                 clusterWeight: model.clusterWeight, formRules: model.formRules != nil, options: options,
+                 vocabularySize: vocabularySize)
+    }
+
+    /// The `language_model` meta value of a model estimated streaming.
     public static func describe(_ model: StreamedModel, options: EstimationOptions) -> String {
-        record(discounts: model.discounts, order: model.order, pruned: model.pruned, options: options, vocabularySize: nil).json
+        describe(discounts: model.discounts, order: model.order, pruned: model.pruned, clusters: model.clusterModel != nil,
+                 clusterWeight: model.clusterWeight, formRules: model.formRules != nil, options: options,
+                 vocabularySize: nil)
+    }
+
+    static func describe(discounts: [[Double]], order: Int, pruned: [Int], clusters: Bool, clusterWeight: Double,
+                         formRules: Bool, options: EstimationOptions, vocabularySize: Int?) -> String {
+        var record = record(discounts: discounts, order: order, pruned: pruned, options: options, vocabularySize: vocabularySize)
+        if clusters { (record.clusters, record.clusterWeight) = (options.clusters, clusterWeight) }
+        if formRules { record.formRules = options.formRules }
+        return record.json
     }
 
     static func record(discounts: [[Double]], order: Int, pruned: [Int], options: EstimationOptions, vocabularySize: Int?) -> LanguageModelRecord {

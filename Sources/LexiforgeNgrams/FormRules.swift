@@ -30,32 +30,83 @@ public struct FormRules: Sendable, Equatable {
     /// Learns at most `limit` rules from `words` (a vocabulary: each text once).
     public static func learn(words: [String], limit: Int) -> FormRules {
         guard limit > 0 else { return FormRules(rules: [], derivations: 0) }
-        let formable = words.filter(StoreSchema.isFormable)
-        // Endings seen on each stem, as ids (a few thousand distinct endings; pairs of them are
-        // counted by a 64-bit key, which keeps gutenberg-11m's millions of pairs small).
+        // Every cut (stem, ending) of every formable word: the stems' UTF-8 bytes in one buffer and
+        // the endings as ids (a few thousand distinct ones), 12 bytes a cut where a dictionary of
+        // stems took about 200 (gutenberg-100m's vocabulary makes 1.1 million cuts). Sorted by
+        // stem bytes, and by position among equal stems, the cuts of one stem are contiguous and
+        // in the order the words gave them.
         var endingID: [String: Int32] = [:]
         var endingText: [String] = []
-        var endings: [String: [Int32]] = [:]
-        for word in formable {
+        var bytes: [UInt8] = []
+        var cuts: [(start: UInt32, length: UInt32, ending: Int32)] = []
+        for word in words where StoreSchema.isFormable(word) {
             for (stem, ending) in StoreSchema.formCuts(of: word) {
                 let id = endingID[ending] ?? {
                     endingText.append(ending)
                     endingID[ending] = Int32(endingText.count - 1)
                     return Int32(endingText.count - 1)
                 }()
-                endings[stem, default: []].append(id)
+                let start = bytes.count
+                bytes.append(contentsOf: stem.utf8)
+                cuts.append((UInt32(start), UInt32(bytes.count - start), id))
+            }
+        }
+        var order = [Int32](0..<Int32(cuts.count))
+        bytes.withUnsafeBufferPointer { b in
+            cuts.withUnsafeBufferPointer { c in
+                order.sort { i, j in
+                    let x = c[Int(i)], y = c[Int(j)]
+                    let n = Int(min(x.length, y.length))
+                    let d = n == 0 ? 0 : memcmp(b.baseAddress! + Int(x.start), b.baseAddress! + Int(y.start), n)
+                    if d != 0 { return d < 0 }
+                    return x.length != y.length ? x.length < y.length : i < j
+                }
+            }
+        }
+        /// Calls `body` with each stem's endings, stems in UTF-8 byte order.
+        func forEachStem(_ body: ([Int32]) -> Void) {
+            var list: [Int32] = []
+            var k = 0
+            while k < order.count {
+                let first = cuts[Int(order[k])]
+                list.removeAll(keepingCapacity: true)
+                var m = k
+                while m < order.count {
+                    let c = cuts[Int(order[m])]
+                    guard c.length == first.length,
+                          bytes[Int(c.start)..<Int(c.start + c.length)].elementsEqual(bytes[Int(first.start)..<Int(first.start + first.length)])
+                    else { break }
+                    list.append(c.ending)
+                    m += 1
+                }
+                body(list)
+                k = m
             }
         }
         var bases = [Int](repeating: 0, count: endingText.count)
+        forEachStem { list in for a in list { bases[Int(a)] += 1 } }
+        // Stems per pair of endings, counted only for pairs that can reach `threshold` (both
+        // endings on that many stems): every pair there is exact, so once `limit` pairs reach it,
+        // they are the `limit` best of all. The threshold starts where the 2 × limit most frequent
+        // endings end and halves until enough pairs reach it (at 2, every pair a rule can come
+        // from is counted): gutenberg-100m's vocabulary has millions of pairs, mostly rare.
+        let ranked = bases.sorted(by: >)
+        var threshold = max(2, ranked.count > 2 * limit ? ranked[2 * limit] : 2)
         var pairs: [UInt64: Int32] = [:]
-        for list in endings.values {
-            for a in list {
-                bases[Int(a)] += 1
-                for b in list where b != a { pairs[UInt64(UInt32(a)) << 32 | UInt64(UInt32(b)), default: 0] += 1 }
+        while true {
+            pairs.removeAll()
+            forEachStem { list in
+                for a in list where bases[Int(a)] >= threshold {
+                    for b in list where b != a && bases[Int(b)] >= threshold {
+                        pairs[UInt64(UInt32(a)) << 32 | UInt64(UInt32(b)), default: 0] += 1
+                    }
+                }
             }
+            if threshold <= 2 || pairs.values.lazy.filter({ $0 >= threshold }).count >= limit { break }
+            threshold = max(2, threshold / 2)
         }
         func pair(_ key: UInt64) -> Pair { Pair(strip: endingText[Int(key >> 32)], append: endingText[Int(key & 0xFFFF_FFFF)]) }
-        let kept = pairs.filter { $0.value >= 2 }.map { (pair: pair($0.key), key: $0.key, stems: Int($0.value)) }
+        let kept = pairs.filter { $0.value >= threshold }.map { (pair: pair($0.key), key: $0.key, stems: Int($0.value)) }
             .sorted { x, y in x.stems != y.stems ? x.stems > y.stems : x.pair.precedes(y.pair) }
             .prefix(limit)
         var productivity = [[(append: Int32, p: Double)]](repeating: [], count: endingText.count)
@@ -69,8 +120,7 @@ public struct FormRules: Sendable, Equatable {
         // are visited in a fixed order, so the sum is the same on every run.
         var total = 0.0
         var derivations = 0
-        for stem in endings.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            let list = endings[stem]!
+        forEachStem { list in
             for a in list {
                 for rule in productivity[Int(a)] where !list.contains(rule.append) {
                     total += rule.p

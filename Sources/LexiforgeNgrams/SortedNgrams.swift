@@ -170,6 +170,13 @@ extension SortedNgrams {
     /// `UInt32.max`): the file and its entries.
     static func writeSummed(_ sorter: ExternalSorter<CountRecord>, name: String, folder: SpillFolder) throws -> (String, Int) {
         let writer = try RecordWriter<CountRecord>(folder, name: name)
+        try forEachSummed(sorter) { try writer.append($0) }
+        return (writer.path, try writer.finish())
+    }
+
+    /// A sorter's stream with the counts of equal n-grams summed (saturating at `UInt32.max`):
+    /// `body` gets each n-gram once, in order.
+    static func forEachSummed(_ sorter: ExternalSorter<CountRecord>, _ body: (CountRecord) throws -> Void) throws {
         var last: CountRecord?
         try sorter.finish { record in
             if var current = last, current.key == record.key {
@@ -177,11 +184,10 @@ extension SortedNgrams {
                 current.count = overflow ? .max : sum
                 last = current
             } else {
-                if let done = last { try writer.append(done) }
+                if let done = last { try body(done) }
                 last = record
             }
         }
-        if let done = last { try writer.append(done) }
-        return (writer.path, try writer.finish())
+        if let done = last { try body(done) }
     }
 }

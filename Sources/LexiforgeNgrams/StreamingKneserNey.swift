@@ -6,8 +6,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Why ``StreamingKneserNey/estimate(_:options:budget:)`` refused a build: it does only plain
-/// interpolated modified Kneser-Ney of orders 2...5; the in-memory ``KneserNey`` does the rest.
+/// Why ``StreamingKneserNey/estimate(_:options:budget:)`` refused a build: it does orders 2...5
+/// only; the in-memory ``KneserNey`` does the rest.
 public enum StreamingEstimationError: Error, CustomStringConvertible, Sendable, Equatable {
     case unsupported(String)
 
@@ -42,6 +42,12 @@ public final class StreamedModel: @unchecked Sendable {
     public let entryCounts: [Int]
     /// Sorted runs the external sorts wrote (0 when everything fit the budget).
     public internal(set) var sortedRuns = 0
+    /// The class-based model estimated beside (``EstimationOptions/clusters``), from the counts
+    /// before any pruning, and its weight; as ``LanguageModel/clusterModel``.
+    public internal(set) var clusterModel: ClusterModel?
+    public internal(set) var clusterWeight = 0.0
+    /// Suffix rules for unseen forms (``EstimationOptions/formRules``), from the vocabulary.
+    public internal(set) var formRules: FormRules?
 
     let folder: SpillFolder
     let idBits: Int
@@ -161,6 +167,27 @@ extension PackedKey {
         return k
     }
 
+    /// The key of an n-gram with `bits` bits per id rotated left by one id: ids 2...n, then id 1
+    /// (sorting rotated keys sorts by suffix, and keys stay unique).
+    @inline(__always)
+    func rotated(n: Int, bits: Int) -> PackedKey {
+        var k = keepingLow((n - 1) * bits)
+        k.append(id(0, n: n, bits: bits), bits: bits)
+        return k
+    }
+
+    /// The suffix (ids 2...n) of a rotated key, and the n-gram's own key back in id order.
+    @inline(__always)
+    func unrotated(n: Int, bits: Int) -> (suffix: PackedKey, key: PackedKey) {
+        let suffix = shiftedRight(bits)
+        var first = PackedKey()
+        first.lo = lo & ((UInt64(1) << UInt64(bits)) - 1)
+        var key = first.shiftedLeft((n - 1) * bits)
+        key.hi |= suffix.hi
+        key.lo |= suffix.lo
+        return (suffix, key)
+    }
+
     /// Only the low `b` bits (0 ≤ b ≤ 128): drops the first ids.
     @inline(__always)
     func keepingLow(_ b: Int) -> PackedKey {
@@ -194,8 +221,12 @@ extension PackedKey {
 /// the highest order down (the prefixes and suffixes of kept n-grams stay), and a pruned n-gram's
 /// adjusted count goes to its context's γ, as in memory.
 ///
-/// Only orders 2...5 without entropy pruning, clusters or form rules
-/// (``supports(_:order:)``); anything else throws ``StreamingEstimationError/unsupported(_:)``.
+/// Entropy pruning (``EstimationOptions/entropyThreshold``) follows on the estimated model's files
+/// (``StreamingEntropyPruning``); word classes stream from the sorted n-grams
+/// (``ClusterModel/init(sorted:classes:iterations:budget:)``); form rules need only the vocabulary.
+///
+/// Only orders 2...5 (``supports(_:order:)``); anything else throws
+/// ``StreamingEstimationError/unsupported(_:)``.
 public enum StreamingKneserNey {
     /// Whether ``estimate(_:options:budget:)`` can estimate a model of `order` with `options`.
     public static func supports(_ options: EstimationOptions, order: Int) -> Bool {
@@ -205,9 +236,6 @@ public enum StreamingKneserNey {
     /// What of `options` (or `order`) ``estimate(_:options:budget:)`` does not do, nil when it does them all.
     public static func unsupported(_ options: EstimationOptions, order N: Int) -> String? {
         if N < 2 || N > 5 { return "order \(N) (only 2...5)" }
-        if options.entropyThreshold > 0 { return "entropy pruning" }
-        if options.clusters > 0 { return "word clusters" }
-        if options.formRules > 0 { return "form rules" }
         return nil
     }
 
@@ -438,7 +466,6 @@ public enum StreamingKneserNey {
                 let pending = ExternalSorter<PendingRecord>(folder: folder, name: "pending\(n)", budget: budget)
                 let gammas = try RecordWriter<GammaRecord>(folder, name: "gamma\(n - 1)", bufferBytes: io)
                 temporary.append(gammas.path)
-                let suffixBits = (n - 1) * bits
                 try forEachGroup(order: n) { entries, a, kept in
                     var denominator = 0.0, mass = 0.0
                     for e in entries.indices {
@@ -447,12 +474,9 @@ public enum StreamingKneserNey {
                     }
                     let gamma = mass / denominator
                     for e in entries.indices {
-                        let key = entries[e].key
-                        var rotated = key.keepingLow(suffixBits)
-                        rotated.append(key.id(0, n: n, bits: bits), bits: bits)
                         let discounted = (Double(a[e]) - discount(UInt64(a[e]), d)) / denominator
-                        try pending.append(PendingRecord(rotated: rotated, discounted: discounted, gamma: gamma,
-                                                         count: entries[e].count))
+                        try pending.append(PendingRecord(rotated: entries[e].key.rotated(n: n, bits: bits), discounted: discounted,
+                                                         gamma: gamma, count: entries[e].count))
                     }
                     try gammas.append(GammaRecord(key: entries[0].key.shiftedRight(bits), gamma: gamma))
                 }
@@ -463,19 +487,13 @@ public enum StreamingKneserNey {
                 do {
                     let lower = try RecordReader<ProbabilityRecord>(path: lowerPath, bufferBytes: io)
                     var current = try lower.next()
-                    let mask = (UInt64(1) << UInt64(bits)) - 1
                     try pending.finish { record in
-                        let suffix = record.rotated.shiftedRight(bits)
+                        let (suffix, key) = record.rotated.unrotated(n: n, bits: bits)
                         while let entry = current, entry.key < suffix { current = try lower.next() }
                         guard let entry = current, entry.key == suffix else {
                             preconditionFailure("n-gram suffix missing from the lower order: counts are not closed under suffixes")
                         }
                         let p = record.discounted + record.gamma * entry.probability
-                        var first = PackedKey()
-                        first.lo = record.rotated.lo & mask
-                        var key = first.shiftedLeft(suffixBits)
-                        key.hi |= suffix.hi
-                        key.lo |= suffix.lo
                         try back.append(ProbabilityRecord(key: key, probability: p, count: record.count))
                     }
                 }
@@ -535,6 +553,17 @@ public enum StreamingKneserNey {
             pruned: [0] + zip(sorted.entryCounts, keptCounts).map { $0 - $1 }, folder: folder,
             idBits: bits, rowPaths: finals)
         model.sortedRuns = runs
-        return model
+        var result = model
+        if options.entropyThreshold > 0 {
+            result = try StreamingEntropyPruning.prune(model, threshold: options.entropyThreshold, budget: budget)
+        }
+        if options.clusters > 0 {
+            result.clusterModel = try ClusterModel(sorted: sorted, classes: options.clusters, budget: budget)
+            result.clusterWeight = options.clusterWeight
+        }
+        if options.formRules > 0 {
+            result.formRules = FormRules.learn(words: sorted.words, limit: options.formRules)
+        }
+        return result
     }
 }

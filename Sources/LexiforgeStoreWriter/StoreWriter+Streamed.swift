@@ -15,7 +15,8 @@ extension StoreWriter {
         let N = streamed.order
         try write(order: N, words: streamed.words, unigramCounts: streamed.unigramCounts,
                   unigrams: (streamed.unigramLogProb, streamed.unigramLogBackoff),
-                  entries: streamed.entryCounts.reduce(0, +), model: nil, lexicon: nil, columns: columns, hmm: nil,
+                  entries: streamed.entryCounts.reduce(0, +), clusters: streamed.clusterModel,
+                  formRules: streamed.formRules, lexicon: nil, columns: columns, hmm: nil,
                   meta: meta, to: file, topLists: topLists) { db, topTables in
             guard N >= 2 else { return }
             for n in 2...N {
@@ -52,7 +53,8 @@ extension StoreWriter {
     public static func write(sorted: SortedNgrams, meta: [String: String], words columns: WordColumns? = nil,
                              to file: AtomicStoreFile) throws(StoreWriteError) {
         try write(order: sorted.order, words: sorted.words, unigramCounts: sorted.unigramCounts, unigrams: nil,
-                  entries: sorted.entryCounts.reduce(0, +), model: nil, lexicon: nil, columns: columns, hmm: nil,
+                  entries: sorted.entryCounts.reduce(0, +), clusters: nil, formRules: nil, lexicon: nil,
+                  columns: columns, hmm: nil,
                   meta: meta, to: file, topLists: nil) { db, _ in
             guard sorted.order >= 2 else { return }
             for n in 2...sorted.order {

@@ -133,7 +133,8 @@ public enum StoreWriter {
     ) throws(StoreWriteError) {
         let unigrams = model.map { (logProbs: $0.unigramLogProb, logBackoffs: $0.unigramLogBackoff) }
         try write(order: counts.order, words: counts.words, unigramCounts: counts.unigramCounts, unigrams: unigrams,
-                  entries: counts.tables.reduce(0) { $0 + $1.entryCount }, model: model, lexicon: lexicon,
+                  entries: counts.tables.reduce(0) { $0 + $1.entryCount }, clusters: model?.clusterModel,
+                  formRules: model?.formRules, lexicon: lexicon,
                   columns: columns, hmm: hmm, meta: meta, to: file, topLists: topLists) { db, topTables in
             for (k, table) in counts.tables.enumerated() {
                 try insert(table, logProbs: model?.logProbs[k],
@@ -151,7 +152,7 @@ public enum StoreWriter {
     /// `entries` counts the n-grams of orders 2...N (for the page size and the `_top` rule).
     static func write(
         order: Int, words: [String], unigramCounts: [UInt64], unigrams: (logProbs: [Double], logBackoffs: [Double])?,
-        entries: Int, model: LanguageModel?, lexicon: Lexicon?, columns: WordColumns?, hmm: HMMTables?,
+        entries: Int, clusters: ClusterModel?, formRules: FormRules?, lexicon: Lexicon?, columns: WordColumns?, hmm: HMMTables?,
         meta: [String: String], to file: AtomicStoreFile, topLists: Bool?,
         ngrams: (Database, Bool) throws -> Void
     ) throws(StoreWriteError) {
@@ -159,7 +160,7 @@ public enum StoreWriter {
         let topTables = unigrams != nil && (topLists ?? (rows >= StoreSchema.topContinuationThreshold))
         let statements = StoreSchema.creationStatements(
             order: order, languageModel: unigrams != nil, topTables: topTables, wordClasses: columns != nil,
-            clusters: model?.clusterModel != nil, formRules: model?.formRules != nil)
+            clusters: clusters != nil, formRules: formRules != nil)
         try build(file, pageSize: pageSize(rows: rows + (lexicon?.entries.count ?? 0))) { db in
             for sql in statements
             where !sql.hasPrefix("CREATE UNIQUE INDEX") && !sql.hasPrefix("CREATE INDEX") {
@@ -182,8 +183,8 @@ public enum StoreWriter {
                 }
             }
             try ngrams(db, topTables)
-            if let clusters = model?.clusterModel { try insertClusters(clusters, db: db) }
-            if let forms = model?.formRules {
+            if let clusters { try insertClusters(clusters, db: db) }
+            if let forms = formRules {
                 let insert = try db.makeStatement(sql: "INSERT INTO \(StoreSchema.formRuleTable)(strip, append, stems, logprob) VALUES (?, ?, ?, ?)")
                 for rule in forms.rules {
                     try insert.execute(arguments: [rule.strip, rule.append, Int64(rule.stems), quantized(rule.log10Weight)])

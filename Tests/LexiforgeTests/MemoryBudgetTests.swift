@@ -49,9 +49,11 @@ struct MemoryBudgetTests {
         #expect(left.isEmpty, "no temporary folder is left: \(left)")
     }
 
-    @Test("count pruning streams; options that need every n-gram in memory say so; all give the unbounded store")
+    @Test("count and entropy pruning, word classes and form rules stream; options that need every n-gram in memory say so; all give the unbounded store")
     func inMemoryStagesAfterSpilling() throws {
-        for (extra, streams) in [(#", "min_count": [1, 2]"#, true), (#", "vocab_size": 12"#, false)] {
+        for (extra, streams) in [(#", "min_count": [1, 2]"#, true),
+                                 (#", "min_count": [1, 1, 2], "prune": 1e-6, "classes": 6, "form_rules": 20"#, true),
+                                 (#", "vocab_size": 12"#, false)] {
             let folder = try ScaleTests.modelFolder(extra: extra)
             let reference = try Self.reference(folder)
             let output = folder.dir.file("budget.sqlite")
@@ -59,8 +61,14 @@ struct MemoryBudgetTests {
                                      environment: ["LEXIFORGE_SPILL_BYTES": "1024"])
             #expect(result.status == 0, "stderr: \(result.stderr)")
             if streams {
-                #expect(result.stderr.contains("streaming over sorted n-grams") && result.stderr.contains("pruned n-grams per order"),
-                        "count pruning streams: \(result.stderr)")
+                #expect(result.stderr.contains("streaming over sorted n-grams") && !result.stderr.contains("in memory"),
+                        "streams: \(result.stderr)")
+                if !extra.contains("classes") {
+                    #expect(result.stderr.contains("pruned n-grams per order"), "count pruning streams: \(result.stderr)")
+                }
+                if extra.contains("classes") {
+                    #expect(result.stderr.contains("word classes: 6") && result.stderr.contains("form rules:"), "stderr: \(result.stderr)")
+                }
             } else {
                 #expect(result.stderr.contains("--vocab-size needs every n-gram in memory"), "stderr: \(result.stderr)")
             }

@@ -79,6 +79,9 @@ struct StreamingEstimationTests {
         let b = try Data(contentsOf: URL(fileURLWithPath: onDisk))
         #expect(a.count > 0)
         #expect(a == b, "stores differ: \(a.count) and \(b.count) bytes")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        // The sorted tables and the model's row files, one each per order; nothing else.
+        #expect(left.count == 2 * (N - 1), "temporary files left beside the tables and rows: \(left)")
         return streamed.sortedRuns
     }
 
@@ -132,29 +135,65 @@ struct StreamingEstimationTests {
         try Self.compare(counts, options: options)
     }
 
+    /// Entropy pruning streams: the same n-grams dropped (from the highest order down, prefixes and
+    /// suffixes of kept ones protected), the same renormalised backoffs, after count pruning or not.
+    @Test(arguments: [(UInt64(21), 2, 1e-5, [Int]()), (22, 3, 1e-6, []), (23, 3, 1e-5, [1, 2]), (24, 4, 1e-6, []),
+                      (25, 5, 1e-5, [1, 1, 2])])
+    func entropyPruningMatchesInMemoryEstimation(seed: UInt64, order: Int, threshold: Double, minCounts: [Int]) throws {
+        var options = EstimationOptions()
+        options.entropyThreshold = threshold
+        options.minCounts = minCounts
+        let counts = Self.counts(order: order, sentences: RankedQueryTests.corpus(seed: seed, sentences: 1500, vocabulary: 200))
+        let model = KneserNey.estimate(counts, options: options)
+        var unpruned = options
+        unpruned.entropyThreshold = 0
+        let before = KneserNey.estimate(counts, options: unpruned).pruned
+        #expect((1..<order).contains { model.pruned[$0] > before[$0] }, "entropy pruning drops something: \(model.pruned)")
+        try Self.compare(counts, options: options, topLists: true)
+        try Self.compare(counts, options: options)
+    }
+
+    /// Word classes stream (the exchange algorithm over the bigram file and its (b, a) copy, class
+    /// counts through a sort), alone and with every other option.
+    @Test(arguments: [(UInt64(31), 2, 5, false), (32, 3, 8, false), (33, 4, 3, true)])
+    func wordClassesMatchInMemoryEstimation(seed: UInt64, order: Int, classes: Int, everything: Bool) throws {
+        var options = EstimationOptions()
+        options.clusters = classes
+        if everything { (options.entropyThreshold, options.formRules, options.minCounts) = (1e-5, 20, [1, 1, 2]) }
+        let counts = Self.counts(order: order, sentences: RankedQueryTests.corpus(seed: seed, sentences: 600, vocabulary: 150))
+        let model = KneserNey.estimate(counts, options: options)
+        #expect(model.clusterModel.map { $0.clusters.passes > 1 } == true)
+        try Self.compare(counts, options: options, topLists: true)
+    }
+
+    /// Form rules come from the vocabulary alone, so they stream as they are.
+    @Test func formRulesMatchInMemoryEstimation() throws {
+        var options = EstimationOptions()
+        options.formRules = 40
+        let sentences = [["the", "cats", "walked", "home"], ["a", "cat", "walks"], ["dogs", "walking", "talked"],
+                         ["the", "dog", "talks", "and", "walks"], ["talking", "cats", "walked"]]
+        let model = KneserNey.estimate(Self.counts(order: 3, sentences: sentences), options: options)
+        #expect(model.formRules.map { !$0.rules.isEmpty } == true)
+        try Self.compare(Self.counts(order: 3, sentences: sentences), options: options)
+    }
+
     @Test func missingTemporaryFolderIsReported() {
         let missing = "/nonexistent-lexiforge-\(UUID().uuidString)"
         #expect(throws: SpillError.folderMissing(missing)) { try SpillFolder(in: missing) }
     }
 
-    @Test func unsupportedOptionsAreRefused() throws {
+    @Test func onlyOrdersOutsideTwoToFiveAreRefused() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let sorted = try SortedNgrams(Self.counts(order: 3, sentences: Self.small[1].sentences), folder: SpillFolder(in: dir.path))
-        var entropy = EstimationOptions()
-        entropy.entropyThreshold = 1e-7
-        var clusters = EstimationOptions()
-        clusters.clusters = 4
-        var forms = EstimationOptions()
-        forms.formRules = 10
-        for options in [entropy, clusters, forms] {
-            #expect(!StreamingKneserNey.supports(options, order: 3))
-            #expect(throws: StreamingEstimationError.self) {
-                try StreamingKneserNey.estimate(sorted, options: options, budget: 4096)
-            }
-        }
+        var everything = EstimationOptions()
+        (everything.entropyThreshold, everything.clusters, everything.formRules, everything.minCounts) = (1e-7, 4, 10, [1, 2])
+        #expect(StreamingKneserNey.supports(everything, order: 3))
         #expect(StreamingKneserNey.supports(.init(), order: 3))
-        #expect(!StreamingKneserNey.supports(.init(), order: 1))
         #expect(!StreamingKneserNey.supports(.init(), order: 6))
+        #expect(!StreamingKneserNey.supports(.init(), order: 1))
+        let unigrams = try SortedNgrams(Self.counts(order: 1, sentences: Self.small[1].sentences), folder: SpillFolder(in: dir.path))
+        #expect(throws: StreamingEstimationError.self) {
+            try StreamingKneserNey.estimate(unigrams, options: .init(), budget: 4096)
+        }
     }
 }
