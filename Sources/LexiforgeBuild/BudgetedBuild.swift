@@ -65,9 +65,6 @@ extension NgramBuild {
     /// Why a build must hold its n-grams in memory even under a budget (the stages that need
     /// random access to them), or nil when it can estimate and write streaming.
     static func inMemoryReason(_ config: NgramBuildConfig) -> String? {
-        if config.lexiconMerge != nil { return "merging wordlists" }
-        if config.hmm != nil { return "attaching hidden Markov tables" }
-        if config.vocabularySize != nil { return "--vocab-size" }
         if config.languageModel { return StreamingKneserNey.unsupported(config.estimation, order: config.order) }
         return nil
     }
@@ -83,15 +80,45 @@ extension NgramBuild {
     /// The rest of a build whose n-grams are in sorted files: estimation streaming over them
     /// (``StreamingKneserNey``) and the store written row by row (``StoreWriter``), in the same
     /// bytes as the in-memory path.
-    static func writeStreaming(_ sorted: SortedNgrams, config: NgramBuildConfig, records: [InputRecord],
+    static func writeStreaming(_ counted: SortedNgrams, config: NgramBuildConfig, records: [InputRecord],
                                summaries: [CorpusFileSummary], warnings: [String], lemmatizer: Lemmatizer?,
                                budget: Int, file: AtomicStoreFile, stages: Int, progress: StageProgress) throws -> NgramBuildReport {
+        var sorted = counted
+        var lexicon: Lexicon?
+        var mergeSummary: String?
+        var hmm: HMMTables?
+        do {
+            if let size = config.vocabularySize {
+                sorted = try sorted.limitingVocabulary(to: size, budget: MemoryBudget.sortingShare(of: budget))
+            }
+            if let merge = config.lexiconMerge {
+                let plan = LexiconMerge.plan(words: sorted.words, unigramCounts: sorted.unigramCounts, tokens: sorted.tokens, input: merge)
+                progress.say(LexiconMerge.describe(plan, listEntries: merge.lexicon.entries.count))
+                sorted = try sorted.renumbered(appending: plan.listOnly, order: plan.order, budget: MemoryBudget.sortingShare(of: budget))
+                (lexicon, mergeSummary) = (plan.lexicon, plan.summary)
+            }
+            if let training = config.hmm {
+                var (words, unigrams) = (sorted.words, sorted.unigramCounts)
+                let attached = attach(training.tables, words: &words, unigramCounts: &unigrams)
+                progress.say(describeAttached(training.tables, added: attached.added))
+                sorted = try sorted.renumbered(appending: Array(words[sorted.words.count...]), order: Array(words.indices),
+                                               budget: MemoryBudget.sortingShare(of: budget))
+                hmm = attached.tables
+            }
+        } catch let error as SpillError { throw PipelineError(error.description) }
+          catch let error as CountingLimit { throw PipelineError(error.description) }
         var meta = provenance(config: config, inputs: records, tokens: sorted.tokens, sentences: sorted.sentences,
-                              vocabulary: sorted.words.count).merging(config.extraMeta) { _, extra in extra }
+                              vocabulary: sorted.words.count)
+        if let training = config.hmm { meta[StoreSchema.MetaKey.hmm] = training.description }
+        meta.merge(config.extraMeta) { _, extra in extra }
+        if let lexicon, let mergeSummary {
+            meta[StoreSchema.LexiconMetaKey.entries] = String(lexicon.entries.count)
+            meta[StoreSchema.LexiconMetaKey.merge] = mergeSummary
+        }
         let columns = config.wordClasses ? wordColumns(sorted.words, lemmatizer: lemmatizer) : nil
         guard config.languageModel else {
             progress.stage(stages, of: stages, "Writing \(config.destination ?? config.output), streaming the sorted n-grams")
-            try StoreWriter.write(sorted: sorted, meta: meta, words: columns, to: file)
+            try StoreWriter.write(sorted: sorted, lexicon: lexicon, meta: meta, words: columns, hmm: hmm, to: file)
             return finished(sorted, config: config, summaries: summaries, warnings: warnings, progress: progress)
         }
         let streamed: StreamedModel
@@ -102,14 +129,14 @@ extension NgramBuild {
             LanguageModelStage.sayExtras(clusters: streamed.clusterModel, weight: streamed.clusterWeight,
                                          formRules: streamed.formRules, progress: progress)
             LanguageModelStage.sayPruned(streamed.pruned, progress: progress)
-            meta[StoreSchema.MetaKey.languageModel] = LanguageModelStage.describe(streamed, options: config.estimation)
+            meta[StoreSchema.MetaKey.languageModel] = LanguageModelStage.describe(streamed, options: config.estimation,
+                                                                                  vocabularySize: config.vocabularySize)
         } catch let error as SpillError { throw PipelineError(error.description) }
         progress.stage(stages, of: stages, "Writing \(config.destination ?? config.output)")
-        try StoreWriter.write(streamed: streamed, meta: meta, words: columns, to: file)
+        try StoreWriter.write(streamed: streamed, lexicon: lexicon, meta: meta, words: columns, hmm: hmm, to: file)
         return finished(sorted, entryCounts: streamed.entryCounts, config: config, summaries: summaries, warnings: warnings, progress: progress)
     }
 
-    /// The report of a streamed build.
     /// The report of a streamed build; `entryCounts` are the n-grams stored per order from 2 (the
     /// model's, after pruning), else the sorted tables'.
     static func finished(_ sorted: SortedNgrams, entryCounts: [Int]? = nil, config: NgramBuildConfig, summaries: [CorpusFileSummary],

@@ -37,10 +37,10 @@ public enum LanguageModelStage {
     }
 
     /// The `language_model` meta value of a model estimated streaming.
-    public static func describe(_ model: StreamedModel, options: EstimationOptions) -> String {
+    public static func describe(_ model: StreamedModel, options: EstimationOptions, vocabularySize: Int?) -> String {
         describe(discounts: model.discounts, order: model.order, pruned: model.pruned, clusters: model.clusterModel != nil,
                  clusterWeight: model.clusterWeight, formRules: model.formRules != nil, options: options,
-                 vocabularySize: nil)
+                 vocabularySize: vocabularySize)
     }
 
     static func describe(discounts: [[Double]], order: Int, pruned: [Int], clusters: Bool, clusterWeight: Double,

@@ -68,6 +68,31 @@ public enum LexiconMerge {
     }
 
     public static func merge(counts: NgramCounts, input: LexiconMergeInput) -> Result {
+        let plan = plan(words: counts.words, unigramCounts: counts.unigramCounts, tokens: counts.tokens, input: input)
+        return Result(counts: counts.renumbered(appending: plan.listOnly, order: plan.order), lexicon: plan.lexicon,
+                      summary: plan.summary, added: plan.added, shared: plan.shared)
+    }
+
+    /// What a merge does to a vocabulary: the list words to append, the new order of the ids (as
+    /// ``NgramCounts/renumbered(appending:order:)`` takes them) and the merged lexicon. It needs the
+    /// words and their counts only, so a build with its n-grams on disk renumbers them there
+    /// (``SortedNgrams/renumbered(appending:order:budget:)``).
+    public struct Plan: Sendable {
+        public var listOnly: [String]
+        public var order: [Int]
+        public var lexicon: Lexicon
+        public var summary: String
+        public var added: Int
+        public var shared: Int
+    }
+
+    /// The progress line of a merge.
+    static func describe(_ plan: Plan, listEntries: Int) -> String {
+        "  merged \(listEntries) list entries with the counts: \(plan.shared) in both, \(plan.added) added from the corpora"
+    }
+
+    public static func plan(words: [String], unigramCounts: [UInt64], tokens: Int, input: LexiconMergeInput) -> Plan {
+        let counts = (words: words, unigramCounts: unigramCounts, tokens: tokens)
         let options = input.options
         let entries = input.lexicon.entries
         let total = Double(max(counts.tokens, 1))
@@ -155,10 +180,10 @@ public enum LexiconMerge {
             return allWords[a].utf8.lexicographicallyPrecedes(allWords[b].utf8)
         }
         let fullOrder = Array(0..<reserved) + order
-        let renumbered = counts.renumbered(appending: listOnly, order: fullOrder)
         var lexicon = Lexicon(headers: input.lexicon.headers)
         lexicon.entries = fullOrder.compactMap { entryOfOld[$0] >= 0 ? merged[entryOfOld[$0]] : nil }
         let summary = "{\"frequency_source\":\"\(options.source.rawValue)\",\"list_weight\":\(options.listWeight),\"min_corpus_count\":\(options.minCorpusCount),\"offset\":\(String(format: "%.3f", offset)),\"shared_words\":\(differences.count),\"added_from_corpus\":\(addedFromCorpus)}"
-        return Result(counts: renumbered, lexicon: lexicon, summary: summary, added: addedFromCorpus, shared: differences.count)
+        return Plan(listOnly: listOnly, order: fullOrder, lexicon: lexicon, summary: summary, added: addedFromCorpus,
+                    shared: differences.count)
     }
 }

@@ -188,16 +188,17 @@ public enum NgramBuild {
         var lexicon: Lexicon?
         var mergeSummary: String?
         if let merge = config.lexiconMerge {
-            let merged = LexiconMerge.merge(counts: counts, input: merge)
-            progress.say("  merged \(merge.lexicon.entries.count) list entries with the counts: \(merged.shared) in both, \(merged.added) added from the corpora")
-            (counts, lexicon, mergeSummary) = (merged.counts, merged.lexicon, merged.summary)
+            let plan = LexiconMerge.plan(words: counts.words, unigramCounts: counts.unigramCounts, tokens: counts.tokens, input: merge)
+            progress.say(LexiconMerge.describe(plan, listEntries: merge.lexicon.entries.count))
+            counts = counts.renumbered(appending: plan.listOnly, order: plan.order)
+            (lexicon, mergeSummary) = (plan.lexicon, plan.summary)
         }
 
         var hmm: HMMTables?
         if let training = config.hmm {
             let attached = attach(training.tables, to: counts)
             (counts, hmm) = (attached.counts, attached.tables)
-            progress.say("  hidden Markov tables: \(training.tables.stateCount - 1) states; \(attached.added) of their \(training.tables.words.count - Int(StoreSchema.ReservedID.firstWord)) words were not in the corpora and join the vocabulary with count 0")
+            progress.say(describeAttached(training.tables, added: attached.added))
         }
 
         var meta = provenance(config: config, inputs: records, counts: counts)
@@ -278,23 +279,34 @@ public enum NgramBuild {
     /// training count, so the ids stay deterministic). Returns how many were appended.
     static func attach(_ tables: HMMTables, to counts: NgramCounts) -> (counts: NgramCounts, tables: HMMTables, added: Int) {
         var counts = counts
+        let (remapped, added) = attach(tables, words: &counts.words, unigramCounts: &counts.unigramCounts)
+        return (counts, remapped, added)
+    }
+
+    /// ``attach(_:to:)`` on a vocabulary alone (the n-gram ids do not change: new words are
+    /// appended), for builds whose n-grams are on disk.
+    static func attach(_ tables: HMMTables, words: inout [String], unigramCounts: inout [UInt64]) -> (tables: HMMTables, added: Int) {
         var idOf: [String: Int32] = [:]
-        idOf.reserveCapacity(counts.words.count)
-        for (id, word) in counts.words.enumerated() { idOf[word] = Int32(id) }
+        idOf.reserveCapacity(words.count)
+        for (id, word) in words.enumerated() { idOf[word] = Int32(id) }
         let reserved = Int(StoreSchema.ReservedID.firstWord)
         var newID = [Int32](repeating: 0, count: tables.words.count)
         var added = 0
         for (i, word) in tables.words.enumerated() {
             if i < reserved { newID[i] = Int32(i); continue }
             if let id = idOf[word] { newID[i] = id; continue }
-            newID[i] = Int32(counts.words.count)
+            newID[i] = Int32(words.count)
             idOf[word] = newID[i]
-            counts.words.append(word)
-            counts.unigramCounts.append(0)
+            words.append(word)
+            unigramCounts.append(0)
             added += 1
         }
-        let remapped = tables.remapped(to: counts.words, counts: counts.unigramCounts.map { Int64($0) }, newID: newID)
-        return (counts, remapped, added)
+        return (tables.remapped(to: words, counts: unigramCounts.map { Int64($0) }, newID: newID), added)
+    }
+
+    /// The progress line of attaching hidden Markov tables.
+    static func describeAttached(_ tables: HMMTables, added: Int) -> String {
+        "  hidden Markov tables: \(tables.stateCount - 1) states; \(added) of their \(tables.words.count - Int(StoreSchema.ReservedID.firstWord)) words were not in the corpora and join the vocabulary with count 0"
     }
 
     /// The `word.lemma` and `word.script` columns: tag-free lemmas (NULL when the word is its own

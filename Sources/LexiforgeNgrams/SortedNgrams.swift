@@ -1,3 +1,4 @@
+import Foundation
 import LexiforgeFormat
 
 /// One n-gram of a sorted table file: its ids packed (``PackedKey``) and its count.
@@ -105,6 +106,61 @@ public final class SortedNgrams: @unchecked Sendable {
 }
 
 extension SortedNgrams {
+    /// ``NgramCounts/limitingVocabulary(to:)`` on disk: the `size` most frequent words (after the
+    /// reserved ones) keep their ids, every other word becomes `<unk>` (its unigram count added to
+    /// `<unk>`'s), and each table is remapped through an ``ExternalSorter`` of `budget` bytes, equal
+    /// n-grams summed. The result's tables are new files in the same folder; this value's files
+    /// are removed.
+    public func limitingVocabulary(to size: Int, budget: Int) throws -> SortedNgrams {
+        let keep = Int(StoreSchema.ReservedID.firstWord) + size
+        guard words.count > keep else { return self }
+        let unknown = UInt32(StoreSchema.ReservedID.unknown)
+        var unigrams = Array(unigramCounts[0..<keep])
+        unigrams[Int(unknown)] += unigramCounts[keep...].reduce(0, +)
+        return try remapped(words: Array(words[0..<keep]), unigramCounts: unigrams,
+                            map: (0..<words.count).map { $0 < keep ? UInt32($0) : unknown }, budget: budget)
+    }
+
+    /// ``NgramCounts/renumbered(appending:order:)`` on disk: `extra` words appended (count 0), then
+    /// word `newOrder[k]` (an old id; reserved ids first and unchanged) gets id `k`; each table is
+    /// re-sorted by the new ids through an ``ExternalSorter`` of `budget` bytes. This value's
+    /// files are removed.
+    public func renumbered(appending extra: [String], order newOrder: [Int], budget: Int) throws -> SortedNgrams {
+        let allWords = words + extra
+        let allCounts = unigramCounts + Array(repeating: 0, count: extra.count)
+        precondition(newOrder.count == allWords.count, "newOrder must list every word once")
+        var map = [UInt32](repeating: 0, count: allWords.count)
+        for (newID, oldID) in newOrder.enumerated() { map[oldID] = UInt32(newID) }
+        for id in 0..<Int(StoreSchema.ReservedID.firstWord) { precondition(map[id] == UInt32(id), "reserved ids keep their place") }
+        return try remapped(words: newOrder.map { allWords[$0] }, unigramCounts: newOrder.map { allCounts[$0] },
+                            map: Array(map[0..<words.count]), budget: budget)
+    }
+
+    /// Every table with its ids mapped by `map` (old id → new id among `words`), re-sorted and
+    /// equal n-grams summed; the old table files are removed as each is replaced.
+    func remapped(words newWords: [String], unigramCounts newCounts: [UInt64], map: [UInt32], budget: Int) throws -> SortedNgrams {
+        let newBits = Self.bits(forVocabulary: newWords.count)
+        guard order * newBits <= 128 else { throw CountingLimit(order: order, vocabulary: newWords.count) }
+        var paths: [String] = [], entries: [Int] = []
+        if order >= 2 {
+            for n in 2...order {
+                let sorter = ExternalSorter<CountRecord>(folder: folder, name: "remapped\(n)", budget: budget)
+                let reader = try RecordReader<CountRecord>(path: tablePaths[n - 2])
+                while let record = try reader.next() {
+                    var key = PackedKey()
+                    for j in 0..<n { key.append(map[Int(record.key.id(j, n: n, bits: idBits))], bits: newBits) }
+                    try sorter.append(CountRecord(key: key, count: record.count))
+                }
+                let (path, count) = try Self.writeSummed(sorter, name: "table\(n)", folder: folder)
+                unlink(tablePaths[n - 2])
+                paths.append(path)
+                entries.append(count)
+            }
+        }
+        return SortedNgrams(order: order, words: newWords, unigramCounts: newCounts, tokens: tokens,
+                            sentences: sentences, idBits: newBits, entryCounts: entries, folder: folder, tablePaths: paths)
+    }
+
     /// One count set read an n-gram at a time (a count shard in SQLite), for ``combining(_:order:folder:budget:)``.
     public struct Part {
         public let words: [String]

@@ -9,14 +9,15 @@ extension StoreWriter {
     /// n-grams streamed from the model's files (one pass per order) instead of held in memory.
     /// `topLists` overrides the size rule for the `_top` tables (tests use it on small stores).
     public static func write(
-        streamed: StreamedModel, meta: [String: String], words columns: WordColumns? = nil, to file: AtomicStoreFile,
+        streamed: StreamedModel, lexicon: Lexicon? = nil, meta: [String: String], words columns: WordColumns? = nil,
+        hmm: HMMTables? = nil, to file: AtomicStoreFile,
         topLists: Bool? = nil
     ) throws(StoreWriteError) {
         let N = streamed.order
         try write(order: N, words: streamed.words, unigramCounts: streamed.unigramCounts,
                   unigrams: (streamed.unigramLogProb, streamed.unigramLogBackoff),
                   entries: streamed.entryCounts.reduce(0, +), clusters: streamed.clusterModel,
-                  formRules: streamed.formRules, lexicon: nil, columns: columns, hmm: nil,
+                  formRules: streamed.formRules, lexicon: lexicon, columns: columns, hmm: hmm,
                   meta: meta, to: file, topLists: topLists) { db, topTables in
             guard N >= 2 else { return }
             for n in 2...N {
@@ -50,11 +51,11 @@ extension StoreWriter {
     /// Writes a counts-only store from n-grams sorted on disk (counting under a memory budget):
     /// the same bytes ``write(counts:lexicon:meta:words:hmm:to:)`` writes for the same counts, the
     /// rows streamed from the files.
-    public static func write(sorted: SortedNgrams, meta: [String: String], words columns: WordColumns? = nil,
-                             to file: AtomicStoreFile) throws(StoreWriteError) {
+    public static func write(sorted: SortedNgrams, lexicon: Lexicon? = nil, meta: [String: String], words columns: WordColumns? = nil,
+                             hmm: HMMTables? = nil, to file: AtomicStoreFile) throws(StoreWriteError) {
         try write(order: sorted.order, words: sorted.words, unigramCounts: sorted.unigramCounts, unigrams: nil,
-                  entries: sorted.entryCounts.reduce(0, +), clusters: nil, formRules: nil, lexicon: nil,
-                  columns: columns, hmm: nil,
+                  entries: sorted.entryCounts.reduce(0, +), clusters: nil, formRules: nil, lexicon: lexicon,
+                  columns: columns, hmm: hmm,
                   meta: meta, to: file, topLists: nil) { db, _ in
             guard sorted.order >= 2 else { return }
             for n in 2...sorted.order {

@@ -49,31 +49,35 @@ struct MemoryBudgetTests {
         #expect(left.isEmpty, "no temporary folder is left: \(left)")
     }
 
-    @Test("count and entropy pruning, word classes and form rules stream; options that need every n-gram in memory say so; all give the unbounded store")
-    func inMemoryStagesAfterSpilling() throws {
-        for (extra, streams) in [(#", "min_count": [1, 2]"#, true),
-                                 (#", "min_count": [1, 1, 2], "prune": 1e-6, "classes": 6, "form_rules": 20"#, true),
-                                 (#", "vocab_size": 12"#, false)] {
+    @Test("count and entropy pruning, word classes, form rules, vocab_size and hidden Markov tables stream, and give the unbounded store")
+    func estimationOptionsStream() throws {
+        let streaming = "streaming over sorted n-grams"
+        let cases: [(extra: String, says: [String])] = [
+            (#", "min_count": [1, 2]"#, [streaming, "pruned n-grams per order"]),
+            (#", "min_count": [1, 1, 2], "prune": 1e-6, "classes": 6, "form_rules": 20"#, [streaming, "word classes: 6", "form rules:"]),
+            (#", "vocab_size": 12"#, [streaming]),
+            (#", "vocab_size": 12, "word_columns": true"#, [streaming]),
+            (#", "hmm_states": 2, "hmm_iterations": 1, "vocab_size": 20"#, [streaming, "hidden Markov tables: 2 states"]),
+        ]
+        for (extra, says) in cases {
             let folder = try ScaleTests.modelFolder(extra: extra)
             let reference = try Self.reference(folder)
             let output = folder.dir.file("budget.sqlite")
             let result = try CLI.run(["train", folder.model, "-o", output, "--memory", "16M"],
                                      environment: ["LEXIFORGE_SPILL_BYTES": "1024"])
             #expect(result.status == 0, "stderr: \(result.stderr)")
-            if streams {
-                #expect(result.stderr.contains("streaming over sorted n-grams") && !result.stderr.contains("in memory"),
-                        "streams: \(result.stderr)")
-                if !extra.contains("classes") {
-                    #expect(result.stderr.contains("pruned n-grams per order"), "count pruning streams: \(result.stderr)")
-                }
-                if extra.contains("classes") {
-                    #expect(result.stderr.contains("word classes: 6") && result.stderr.contains("form rules:"), "stderr: \(result.stderr)")
-                }
-            } else {
-                #expect(result.stderr.contains("--vocab-size needs every n-gram in memory"), "stderr: \(result.stderr)")
-            }
+            #expect(!result.stderr.contains("in memory"), "\(extra): \(result.stderr)")
+            for line in says { #expect(result.stderr.contains(line), "\(extra): \(result.stderr)") }
             #expect(try Self.bytes(output) == Self.bytes(reference), "\(extra)")
         }
+        // An order-1 language model has no n-gram tables to spill or stream: the same store.
+        let unigrams = try ModelFolder([.init("books", fixture: "gutenberg-two-books.txt", file: "corpora/books.txt")],
+                                       model: #"{"name": "one", "corpora": ["books"], "order": 1, "language_model": true}"#,
+                                       modelName: "one.model.json")
+        let loaded = try CLI.run(["train", unigrams.model, "-o", unigrams.dir.file("budget.sqlite"), "--memory", "16M"],
+                                 environment: ["LEXIFORGE_SPILL_BYTES": "256"])
+        #expect(loaded.status == 0, "stderr: \(loaded.stderr)")
+        #expect(try Self.bytes(unigrams.dir.file("budget.sqlite")) == Self.bytes(Self.reference(unigrams)))
         let folder = try ScaleTests.modelFolder()
 
         // A counts-only store (ngrams without --language-model) too.
@@ -86,6 +90,28 @@ struct MemoryBudgetTests {
         #expect((Self.runs(in: counted.stderr) ?? 0) > 0, "stderr: \(counted.stderr)")
         #expect(counted.stderr.contains("streaming the sorted n-grams") && !counted.stderr.contains("in memory"), "stderr: \(counted.stderr)")
         #expect(try Self.bytes(bounded) == Self.bytes(plain))
+    }
+
+    @Test("a wordlist merged under a budget renumbers the n-grams on disk: the unbounded store, byte for byte")
+    func wordlistMergeStreams() throws {
+        for extra in ["", #", "vocab_size": 30, "min_count": [1, 2], "frequency_source": "mix""#] {
+            let folder = try ModelFolder(
+                [.init("books", fixture: "gutenberg-two-books.txt", file: "corpora/books.txt"),
+                 .init("list", fixture: "wordlist/merge.combined", file: "wordlists/merge.combined")],
+                model: #"{"name": "keyboard", "corpora": ["books"], "wordlists": ["list"], "order": 3, "language_model": true"# + extra + "}",
+                modelName: "keyboard.model.json")
+            let reference = try Self.reference(folder)
+            let output = folder.dir.file("budget.sqlite")
+            let result = try CLI.run(["train", folder.model, "-o", output, "--memory", "16M"],
+                                     environment: ["LEXIFORGE_SPILL_BYTES": "1024"])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            #expect((Self.runs(in: result.stderr) ?? 0) > 0, "counting spilled: \(result.stderr)")
+            #expect(result.stderr.contains("merged 5 list entries") && result.stderr.contains("streaming over sorted n-grams")
+                    && !result.stderr.contains("in memory"), "\(extra): \(result.stderr)")
+            #expect(try Self.bytes(output) == Self.bytes(reference), "\(extra)")
+            let store = try TrainedStore(path: output)
+            #expect(store.meta[StoreSchema.LexiconMetaKey.entries] != nil)
+        }
     }
 
     @Test("count shards merged on disk under a budget, flat or in a tree, give train's store byte for byte")

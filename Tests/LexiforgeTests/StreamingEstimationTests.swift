@@ -166,6 +166,24 @@ struct StreamingEstimationTests {
         try Self.compare(counts, options: options, topLists: true)
     }
 
+    /// `vocab_size` on disk: the kept words keep their ids, the others become `<unk>`, tables
+    /// remapped and summed through spilling sorts, as in memory; then the estimation streams.
+    @Test(arguments: [(UInt64(41), 3, 20), (42, 4, 5), (43, 2, 150), (44, 3, 1000)])
+    func limitedVocabularyMatchesInMemory(seed: UInt64, order: Int, size: Int) throws {
+        let counts = Self.counts(order: order, sentences: RankedQueryTests.corpus(seed: seed, sentences: 800, vocabulary: 200))
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let limited = try SortedNgrams(counts, folder: SpillFolder(in: dir.path)).limitingVocabulary(to: size, budget: 1024)
+        let expected = counts.limitingVocabulary(to: size)
+        let loaded = try limited.load()
+        #expect(loaded.words == expected.words)
+        #expect(loaded.unigramCounts == expected.unigramCounts)
+        for (a, b) in zip(loaded.tables, expected.tables) {
+            #expect(a.keys == b.keys && a.counts == b.counts, "order \(a.n)")
+        }
+        try Self.compare(expected)
+    }
+
     /// Form rules come from the vocabulary alone, so they stream as they are.
     @Test func formRulesMatchInMemoryEstimation() throws {
         var options = EstimationOptions()
