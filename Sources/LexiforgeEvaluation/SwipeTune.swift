@@ -110,6 +110,7 @@ public enum SwipeTune {
         var wide = options
         wide.shortlist = config.wideShortlist
         wide.limit = config.wideShortlist
+        wide.rerank = 0   // the linear weights are fitted here; the reranker's on the dump (docs/swipe.md)
         wide.costWeight = max(options.costWeight, 1e-3)
         session.options = wide
         var samples: [Sample] = []

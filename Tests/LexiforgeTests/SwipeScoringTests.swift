@@ -33,6 +33,7 @@ struct SwipeScoringTests {
         }
         let context = try predictor.distribution(after: ["we", "sat"])
         var options = SwipeDecoderOptions()
+        options.rerank = 0   // the linear score's arithmetic
         options.contextWeight = 3
         options.contextWeightLow = 0.5
         options.contextGate = (sentence + noSentence) / 2
@@ -65,6 +66,7 @@ struct SwipeScoringTests {
         let (dictionary, points) = Self.toSwipe()
         let scores = { (c: [SwipeCandidate]) in c.map { "\($0.word) \(String(format: "%.9f", $0.score))" } }
         var options = SwipeDecoderOptions()
+        options.rerank = 0   // the linear score's arithmetic
         options.limit = 10
         options.verticalOffset = 0
         let plain = SwipeDecoder(dictionary: dictionary, options: options).decode(points).candidates

@@ -85,6 +85,9 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
 
     /// Candidates returned.
     public var limit = 4
+    /// The best this many of the linear score (DTW included) are reordered by ``SwipeReranker``
+    /// (its weights for decoding with or without a context); 0 keeps the linear order.
+    public var rerank = 32
 
     public init() {}
 }
@@ -110,6 +113,8 @@ public struct SwipeCandidate: Sendable, Equatable, CustomStringConvertible {
         /// The two parts of `endpoints`: squared distances of the swipe's start to the first key
         /// and of its end to the last key.
         public var start = 0.0, end = 0.0
+        /// Keys in the word's key path (repeats collapsed).
+        public var keys = 0
     }
     public var terms = Terms()
 
@@ -263,13 +268,15 @@ public struct SwipeDecoder: Sendable {
     /// - Complexity: O(F · P) for F filtered words and P resampled points, plus O(S · N · K) DTW
     ///   for the S shortlisted words, N kept points and K segments per word.
     public func decode(_ raw: [SwipePoint], context: ContextDistribution?, contextFit: Double? = nil) -> SwipeDecoding {
-        guard let gate = options.contextGate, let contextFit, contextFit < gate else { return decodeWeighted(raw, context: context) }
+        guard let gate = options.contextGate, let contextFit, contextFit < gate else {
+            return decodeWeighted(raw, context: context, contextFit: contextFit)
+        }
         var decoder = self
         decoder.options.contextWeight = options.contextWeightLow
-        return decoder.decodeWeighted(raw, context: context)
+        return decoder.decodeWeighted(raw, context: context, contextFit: contextFit)
     }
 
-    func decodeWeighted(_ raw: [SwipePoint], context: ContextDistribution?) -> SwipeDecoding {
+    func decodeWeighted(_ raw: [SwipePoint], context: ContextDistribution?, contextFit: Double?) -> SwipeDecoding {
         guard let swipe = prepare(raw) else { return SwipeDecoding(candidates: [], points: 0, afterFilter: [0, 0, 0, 0]) }
         let (entries, counts) = filter(swipe)
         var decoding = SwipeDecoding(candidates: [], points: swipe.points.count, afterFilter: counts)
@@ -328,7 +335,12 @@ public struct SwipeDecoder: Sendable {
         decoding.shortlisted = shortlist.map(\.entry)
         let byPath = shortlist.sorted { dictionary.path(Int($0.entry)).lexicographicallyPrecedes(dictionary.path(Int($1.entry))) }
         let scored = score(swipe, byPath[...])
-        decoding.candidates = scored.top
+        if options.rerank > 0 && options.costWeight > 0 {   // without DTW there is no cost to rerank by
+            let reranker = context == nil ? SwipeReranker.withoutContext : SwipeReranker.withContext
+            decoding.candidates = Array(reranker.rerank(scored.top, fit: contextFit ?? 0).prefix(options.limit))
+        } else {
+            decoding.candidates = scored.top
+        }
         decoding.columnsComputed = scored.computed
         decoding.columnsReused = scored.reused
         return decoding
@@ -456,6 +468,7 @@ public struct SwipeDecoder: Sendable {
         var previous: ArraySlice<UInt8> = []
         var validColumns = 0
         var result = Scored()
+        let keep = max(options.limit, options.rerank)   // the reranker's candidates need their full DTW cost
         let robust = options.costRobustness
         for entry in entries {
             let i = Int(entry.entry), cheap = entry.score, location = entry.location, shape = entry.shape, lm = entry.lm
@@ -490,10 +503,11 @@ public struct SwipeDecoder: Sendable {
             let prior = cheap - options.missWeight * missed
             var terms = entry.terms
             terms.missed = missed
+            terms.keys = path.count
             if options.costWeight == 0 {
                 result.offer(SwipeCandidate(word: dictionary.words[i], id: dictionary.wordIDs[i], score: prior, cost: .infinity,
                                             frequency: Int(dictionary.frequency[i]), location: location, shape: shape,
-                                            contextLogProbability: lm, terms: terms), limit: options.limit)
+                                            contextLogProbability: lm, terms: terms), limit: keep)
                 continue
             }
             var abandoned = false
@@ -533,7 +547,7 @@ public struct SwipeDecoder: Sendable {
                 if columnMin == .infinity { break }   // no warping path within the locality constraint
                 // Early abandoning: every warping path crosses every column and costs only grow, so
                 // the final cost is at least this column's minimum.
-                if result.top.count == options.limit,
+                if result.top.count == keep,
                    -options.costWeight * columnMin / Double(n) + prior < result.top[result.top.count - 1].score {
                     abandoned = true
                     result.abandoned += 1
@@ -551,7 +565,7 @@ public struct SwipeDecoder: Sendable {
             result.offer(SwipeCandidate(word: dictionary.words[i], id: dictionary.wordIDs[i], score: score, cost: cost,
                                         frequency: frequency, location: location, shape: shape, contextLogProbability: lm,
                                         terms: terms),
-                         limit: options.limit)
+                         limit: keep)
         }
         return result
     }

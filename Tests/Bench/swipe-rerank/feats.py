@@ -1,0 +1,63 @@
+import numpy as np
+from common import *
+
+def gstat(x, D, fn):
+    return fn.reduceat(x, D["starts"])[D["gid"]]
+
+def grank(x, D):
+    """rank of x within its group (0 = smallest), ties by order."""
+    gid = D["gid"]
+    order = np.lexsort((x, gid))
+    r = np.empty(len(x)); r[order] = np.arange(len(x))
+    return r - D["starts"][gid]
+
+def build(D, kind):
+    f = {}
+    L = {t: D[t] for t in ["location", "shape", "cost", "start", "end", "length", "missed", "lexicon", "lm", "fit", "keys"]}
+    for t in ["location", "shape", "cost", "start", "end", "length", "missed"]:
+        f["-" + t] = -L[t]
+    f["lexicon"] = L["lexicon"]
+    noctx = gstat(((L["lm"] == 0) & (L["fit"] == 0)).astype(float), D, np.minimum) > 0.5
+    if "ctx" in kind:
+        f["lm"] = L["lm"]
+        f["lm*[fit<-4]"] = L["lm"] * (L["fit"] < -4) * (~noctx)
+        f["lexicon*noctx"] = L["lexicon"] * noctx
+    if "nl" in kind:
+        main = ["location", "shape", "cost", "start", "end", "missed"]
+        for t in main:
+            x = L[t]
+            f["sq:" + t] = -x * x
+            f["sqrt:" + t] = -np.sqrt(np.maximum(x, 0))
+            dm = x - gstat(x, D, np.minimum)
+            f["sqrtdmin:" + t] = -np.sqrt(np.maximum(dm, 0))
+            f["rank:" + t] = -grank(x, D) / 160
+            f["x*min:" + t] = -x * gstat(x, D, np.minimum)
+            f["x*keys:" + t] = -x * L["keys"]
+        f["sqrt:length"] = -np.sqrt(L["length"])
+        f["keys"] = L["keys"]; f["keys2"] = L["keys"] ** 2
+        f["lexicon*keys"] = L["lexicon"] * L["keys"]
+        f["rank:lexicon"] = -grank(-L["lexicon"], D) / 160
+        f["lexicon2"] = L["lexicon"] ** 2
+        f["lexicon-max"] = L["lexicon"] - gstat(L["lexicon"], D, np.maximum)
+        f["lexicon*cost"] = L["lexicon"] * L["cost"]
+        f["lexicon*shape"] = L["lexicon"] * L["shape"]
+        f["lexicon*location"] = L["lexicon"] * L["location"]
+        names8 = ["location", "shape", "cost", "start", "end", "length", "missed"]
+        for i in range(len(names8)):
+            for j in range(i + 1, len(names8)):
+                f["prod:%s*%s" % (names8[i], names8[j])] = -L[names8[i]] * L[names8[j]]
+    if "nl" in kind and "ctx" in kind:
+        lm = L["lm"]; fit = np.where(noctx, 0, L["fit"])
+        f["lm*fit"] = lm * fit
+        for g in [-7, -6, -5, -3]:
+            f["lm*[fit<%d]" % g] = lm * (fit < g) * (~noctx)
+        f["lm2"] = lm * lm
+        f["lm*lexicon"] = lm * L["lexicon"]
+        f["lm-max"] = lm - gstat(lm, D, np.maximum)
+        f["rank:lm"] = -grank(-lm, D) / 160
+        f["lm*cost"] = lm * L["cost"]
+        f["lm*shape"] = lm * L["shape"]
+        f["lexicon*[fit<-4]"] = L["lexicon"] * (fit < -4) * (~noctx)
+    names = list(f)
+    X = np.column_stack([f[n] for n in names])
+    return X, names

@@ -1,0 +1,121 @@
+import numpy as np
+from common import *
+
+def subset(D, smask):
+    rows = smask[D["gid"]]
+    E = {}
+    for c in COLS + ["truthb"]:
+        E[c] = D[c][rows]
+    samp = E["sample"].astype(np.int64)
+    E["starts"] = np.flatnonzero(np.r_[True, samp[1:] != samp[:-1]])
+    E["gid"] = np.cumsum(np.r_[False, samp[1:] != samp[:-1]])
+    E["sfold"] = D["sfold"][smask]; E["hasTruth"] = D["hasTruth"][smask]
+    E["rows"] = rows
+    return E
+
+TERMS = ["location", "shape", "cost", "start", "end", "length", "missed"]
+DEF = dict(location=0.64, shape=23.8, cost=40.0, start=9.83, end=2.25, length=0.2, missed=4.5, frequency=1.0,
+           context=0.0, gate=None, contextLow=0.0)
+
+def score_ca(D, w, context):
+    s = -sum(w[t] * D[t] for t in TERMS) + w["frequency"] * D["lexicon"]
+    if context:
+        if w["gate"] is not None:
+            cw = np.where(D["fit"] < w["gate"], w["contextLow"], w["context"])
+        else:
+            cw = w["context"]
+        s = s + cw * D["lm"]
+    return s
+
+def objective(D, s):
+    b = ranks(s, D)
+    return (b == 0).sum() + (b < 4).sum() / 4
+
+def fit_ca(D, start, context):
+    best = dict(start)
+    value = objective(D, score_ca(D, best, context))
+    paths = (["frequency", "context"] + (["contextLow"] if start["gate"] is not None else [])) if context else TERMS
+    for factor in [2.0, 1.41, 1.19, 1.09]:
+        improved, rounds = True, 0
+        while improved and rounds < 6:
+            improved = False; rounds += 1
+            for p in paths:
+                for f in [factor, 1 / factor]:
+                    w = dict(best)
+                    w[p] = (0.1 if f > 1 else 0) if w[p] < 0.1 else w[p] * f
+                    v = objective(D, score_ca(D, w, context))
+                    if v > value + 1e-9:
+                        value, best, improved = v, w, True
+    return best
+
+def fit_context(D, start):
+    ung = fit_ca(D, start, True)
+    best, value = ung, objective(D, score_ca(D, ung, True))
+    for g in [-7.0, -6, -5, -4, -3]:
+        w = dict(ung); w["gate"] = g; w["contextLow"] = w["context"] / 2
+        w = fit_ca(D, w, True)
+        v = objective(D, score_ca(D, w, True))
+        if v > value + 1e-9: value, best = v, w
+    return best
+
+def context_start(w):
+    c = dict(w); c["frequency"] = 0.499; c["context"] = 1.16; c["gate"] = None; c["contextLow"] = 0.41
+    return c
+
+# ---------- conditional logit ----------
+def fit_softmax(X, D, lam=1e-3, iters=30, w0=None, verbose=False):
+    """Listwise softmax over each sample's rows; targets uniform over truth rows; samples without truth dropped.
+    L2 lam * n * |w|^2 / 2 on standardized features. Returns weights in the raw feature space."""
+    keep = D["hasTruth"][D["gid"]]
+    X = X[keep]; gid = D["gid"][keep]; tr = D["truthb"][keep]
+    _, gid = np.unique(gid, return_inverse=True)
+    starts = np.flatnonzero(np.r_[True, gid[1:] != gid[:-1]])
+    n = len(starts)
+    mu = X.mean(0); sd = X.std(0); sd[sd == 0] = 1
+    Z = (X - mu) / sd
+    ntr = np.add.reduceat(tr.astype(float), starts)
+    y = tr / ntr[gid]
+    F = Z.shape[1]
+    w = np.zeros(F) if w0 is None else w0 * sd
+    def stats(w):
+        s = Z @ w
+        m = np.maximum.reduceat(s, starts)
+        e = np.exp(s - m[gid])
+        Zs = np.add.reduceat(e, starts)
+        lse = m + np.log(Zs)
+        p = e / Zs[gid]
+        ll = (y * (s - lse[gid])).sum()
+        return -ll / n + lam * w @ w / 2, p
+    f, p = stats(w)
+    for it in range(iters):
+        Ep = np.add.reduceat(p[:, None] * Z, starts)
+        Ey = np.add.reduceat(y[:, None] * Z, starts)
+        g = -(Ey - Ep).sum(0) / n + lam * w
+        H = (Z.T @ (p[:, None] * Z) - Ep.T @ Ep) / n + lam * np.eye(F)
+        step = np.linalg.solve(H, g)
+        t = 1.0
+        while True:
+            wn = w - t * step
+            fn, pn = stats(wn)
+            if fn <= f + 1e-12 or t < 1e-6: break
+            t /= 2
+        dec = f - fn
+        w, f, p = wn, fn, pn
+        if verbose: print(it, f, dec, flush=True)
+        if dec < 1e-9: break
+    return w / sd, -(mu / sd) @ w
+
+def fit_ca_vec(X, D, w0, factors=(1.41, 1.19, 1.09, 1.04), maxrounds=4, idx=None):
+    """Coordinate ascent of top1+top4/4 on a general weight vector: multiply each weight by f or 1/f."""
+    best = w0.copy(); value = objective(D, X @ best)
+    idx = range(len(w0)) if idx is None else idx
+    for factor in factors:
+        improved, rounds = True, 0
+        while improved and rounds < maxrounds:
+            improved = False; rounds += 1
+            for i in idx:
+                for f in [factor, 1 / factor]:
+                    w = best.copy(); w[i] *= f
+                    v = objective(D, X @ w)
+                    if v > value + 1e-9: value, best, improved = v, w, True
+    return best
