@@ -254,8 +254,13 @@ extension CountShard {
     public static func merge(_ paths: [String], modelPath: String?, languageModel: Bool, asShard: Bool = false,
                              output: String, memory: Int? = nil, temporaryFolder: String? = nil,
                              strict: Bool, progress: StageProgress) throws -> NgramBuildReport {
+        // The merge's temporary folder goes when the merge ends, success or failure (SpillFolder.remove).
+        var folders: [SpillFolder] = []
+        defer { for folder in folders { folder.remove() } }
         func spill(_ spec: ModelSpec?) throws -> (budget: Int, folder: SpillFolder) {
-            (memory ?? spec?.memory ?? MemoryBudget.defaultBytes, try NgramBuild.spillFolder(temporaryFolder, beside: output))
+            let folder = try NgramBuild.spillFolder(temporaryFolder, beside: output)
+            folders.append(folder)
+            return (memory ?? spec?.memory ?? MemoryBudget.defaultBytes, folder)
         }
         if let modelPath {
             let (spec, warnings) = try ModelSpec.load(path: modelPath)

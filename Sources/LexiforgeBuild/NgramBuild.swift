@@ -133,6 +133,7 @@ public enum NgramBuild {
         // The temporary folder is checked (and created) before any reading: a missing or
         // unwritable one fails in milliseconds. Its files go with it on success and failure alike.
         let spill = config.precounted == nil ? try spillFolder(config.temporaryFolder, beside: file.temporaryPath) : nil
+        defer { spill?.remove() }
 
         let stages = config.languageModel ? 4 : 3
         progress.stage(1, of: stages, config.precounted.map { "Counts of \($0.inputs.count) file(s) merged from count shards, orders 1-\(config.order)" }

@@ -51,7 +51,20 @@ public final class SpillFolder: @unchecked Sendable {
         path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    deinit { remove() }
+
+    /// Removes the folder and everything in it (again: nothing). The build that made it calls this
+    /// when it ends, success or failure, rather than waiting for the last reference to go: an
+    /// error leaves the process soon after, and a reference still held then (a counting thread's,
+    /// an error's) would leave the folder behind.
+    public func remove() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !removed else { return }
+        removed = true
+        try? FileManager.default.removeItem(atPath: path)
+    }
+    private var removed = false
 
     /// A fresh file name inside the folder.
     func newFile(_ name: String) -> String {
