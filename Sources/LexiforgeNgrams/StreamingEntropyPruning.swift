@@ -23,15 +23,6 @@ import Darwin
 ///      (a file keyed by context, merge-joined when the order below is written; unigrams in memory),
 ///      writing the kept rows with the backoffs the order above gave them.
 enum StreamingEntropyPruning {
-    /// One n-gram of order n keyed by its suffix (ids 2...n) then its first id, so that the sort is
-    /// by suffix and keys stay unique.
-    struct Rotated: SortableRecord {
-        var key: PackedKey
-
-        @inline(__always)
-        static func precedes(_ a: Rotated, _ b: Rotated) -> Bool { a.key < b.key }
-    }
-
     /// Prunes `model` with `threshold` (> 0) and returns the pruned model, its rows in new files of
     /// the same folder (`model`'s files go when it is released). `budget` is each external sort's
     /// buffer.
@@ -109,9 +100,9 @@ enum StreamingEntropyPruning {
             // log10 p(w | h′) of each n-gram's suffix, aligned with the rows (order 2: in memory).
             var lowerPath = ""
             if n > 2 {
-                let bySuffix = ExternalSorter<Rotated>(folder: folder, name: "prune-suffix\(n)", budget: budget)
+                let bySuffix = ExternalSorter<SuffixRecord>(folder: folder, name: "prune-suffix\(n)", budget: budget)
                 let table = try rows(n)
-                while let row = try table.next() { try bySuffix.append(Rotated(key: row.key.rotated(n: n, bits: bits))) }
+                while let row = try table.next() { try bySuffix.append(SuffixRecord(key: row.key.rotated(n: n, bits: bits))) }
                 let back = ExternalSorter<ProbabilityRecord>(folder: folder, name: "prune-lower\(n)", budget: budget)
                 let lower = try rows(n - 1)
                 var current = try lower.next()

@@ -118,7 +118,8 @@ struct GammaRecord: BitwiseCopyable {
     var gamma: Double
 }
 
-/// The suffix (ids 2...n) of an n-gram, for counting left extensions.
+/// A bare packed key sorted by itself: the suffix (ids 2...n) of an n-gram, for counting left
+/// extensions and forcing kept prefixes and suffixes, or an n-gram's rotated key (sorted by suffix).
 struct SuffixRecord: SortableRecord {
     var key: PackedKey
 
