@@ -141,6 +141,11 @@ extension SortedNgrams {
     func remapped(words newWords: [String], unigramCounts newCounts: [UInt64], map: [UInt32], budget: Int) throws -> SortedNgrams {
         let newBits = Self.bits(forVocabulary: newWords.count)
         guard order * newBits <= 128 else { throw CountingLimit(order: order, vocabulary: newWords.count) }
+        // Words only appended (hidden Markov tables' words): the tables' keys stay as they are.
+        if newBits == idBits && map.enumerated().allSatisfy({ $0.offset == Int($0.element) }) {
+            return SortedNgrams(order: order, words: newWords, unigramCounts: newCounts, tokens: tokens, sentences: sentences,
+                                idBits: idBits, entryCounts: entryCounts, folder: folder, tablePaths: tablePaths)
+        }
         var paths: [String] = [], entries: [Int] = []
         if order >= 2 {
             for n in 2...order {
