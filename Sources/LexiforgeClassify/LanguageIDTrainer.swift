@@ -36,6 +36,9 @@ public struct LanguageIDOptions: Sendable, Equatable {
     /// Weight the sentences of each language so every language counts as much in training
     /// (the data run from 200 to 3,000 sentences a language).
     public var balance = true
+    /// Count the script patterns of the training sentences per language (``WritingSystems``), so
+    /// that the recognizer weighs a text's scripts: a text without Hangul is hardly Korean.
+    public var scripts = true
     public var seed: UInt64 = 1
 
     public init() {}
@@ -43,7 +46,7 @@ public struct LanguageIDOptions: Sendable, Equatable {
     public var dictionary: [String: Any] {
         ["algorithm": algorithm.rawValue, "max_order": maxOrder, "bucket_bits": bucketBits, "words": words, "epochs": epochs,
          "learning_rate": learningRate, "alpha": alpha, "prefixes": prefixes, "prefix_samples": prefixSamples,
-         "substring_samples": substringSamples, "balance": balance, "seed": seed]
+         "substring_samples": substringSamples, "balance": balance, "scripts": scripts, "seed": seed]
     }
 }
 
@@ -160,8 +163,16 @@ public enum LanguageIDTrainer {
                 }
             }
         }
+        var scripts: [UInt16: [Int]] = [:]
+        if options.scripts {
+            for s in samples {
+                let pattern = WritingSystems.pattern(of: s.text)
+                guard pattern != 0 else { continue }
+                scripts[pattern, default: [Int](repeating: 0, count: L)][id[s.language]!] += 1
+            }
+        }
         return LanguageIDModel(languages: languages, sentences: perLanguage, bias: bias, weights: weights,
-                               features: features, algorithm: options.algorithm.rawValue)
+                               features: features, algorithm: options.algorithm.rawValue, scripts: scripts)
     }
 
     /// Scores a model on samples: whole sentences and their first 20 characters.

@@ -34,6 +34,12 @@ extension StoreWriter {
             for (l, code) in model.languages.enumerated() {
                 try language.execute(arguments: [l, code, Int64((Double(model.bias[l]) * StoreSchema.langidWeightScale).rounded()), model.sentences[l]])
             }
+            let script = try db.makeStatement(sql: "INSERT INTO langid_script(pattern, language, sentences) VALUES (?, ?, ?)")
+            for pattern in model.scripts.keys.sorted() {
+                for (l, n) in model.scripts[pattern]!.enumerated() where n > 0 {
+                    try script.execute(arguments: [WritingSystems.name(pattern), l, n])
+                }
+            }
             let block = try db.makeStatement(sql: "INSERT INTO langid_weight(language, block, weights) VALUES (?, ?, ?)")
             let L = model.languages.count, size = StoreSchema.langidBlockSize
             for l in 0..<L {

@@ -113,6 +113,9 @@ struct LangidTrainCommand: ParsableCommand {
     @Flag(help: "Do not weight languages equally.")
     var noBalance = false
 
+    @Flag(help: "No script evidence (which writing systems each language's sentences use).")
+    var noScripts = false
+
     @Option(help: "Report k-fold cross-validation accuracy before training (0: none).")
     var crossValidate = 0
 
@@ -139,6 +142,7 @@ struct LangidTrainCommand: ParsableCommand {
             config.options.words = !noWords
             config.options.learningRate = learningRate
             config.options.balance = !noBalance
+            config.options.scripts = !noScripts
             config.folds = crossValidate
             print(try LangidTrain.run(config, progress: progress).render())
             printMeasure(progress, build.measure)

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LexiforgeClassify
 import LexiforgeBuild
 import LexiforgeEvaluation
@@ -194,6 +195,30 @@ struct ClassifyTests {
         #expect(hinted.first { $0.language == "en" }!.probability > plain.first { $0.language == "en" }!.probability)
     }
 
+    @Test("language-ID store: a damaged script row is an error naming the table, never a crash")
+    func langidDamagedScripts() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("langid.sqlite")
+        try StoreWriter.write(languageID: try Self.tinyLanguageModel(), meta: ["langid": "{\"max_order\":5,\"bucket_bits\":12,\"words\":true}"],
+                              to: AtomicStoreFile.prepare(path: path))
+        for damage in ["UPDATE langid_script SET pattern = 'Latn+Tlhn'", "UPDATE langid_script SET language = 7 WHERE language = 0",
+                       "UPDATE langid_script SET pattern = 'Latn+Hani'"] {
+            let copy = folder.file("damaged.sqlite")
+            try? FileManager.default.removeItem(atPath: copy)
+            try FileManager.default.copyItem(atPath: path, toPath: copy)
+            try DatabaseQueue(path: copy).writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA ignore_check_constraints = ON; PRAGMA foreign_keys = OFF")
+                try db.execute(sql: damage)
+            }
+            if damage.hasSuffix("'Latn+Hani'") {
+                #expect(try TrainedStore(path: copy).languageIDModel().scripts.keys.map(WritingSystems.name) == ["Latn+Hani"])
+                continue
+            }
+            let error = #expect(throws: (any Error).self) { try TrainedStore(path: copy).languageIDModel() }
+            #expect("\(error!)".contains("langid_script"), "\(damage): \(error!)")
+        }
+    }
+
     @Test("language ID: an unknown language code in constraints or hints is an error naming the known ones")
     func unknownLanguage() throws {
         var recognizer = LanguageRecognizer(model: try Self.tinyLanguageModel())
@@ -216,6 +241,44 @@ struct ClassifyTests {
         let path = Paths.fixture("classify/langid-bad.tsv")
         #expect(error?.problems == ["\(path):2: no tab; each line is LANG<TAB>sentence", "\(path):5: no tab; each line is LANG<TAB>sentence"])
         #expect(try folder.contents().isEmpty)
+    }
+
+    @Test("script patterns: the scripts making 30% of a text's letters, kana counted as Han, names round trip")
+    func scriptPatterns() {
+        let latin = WritingSystems.pattern(named: "Latn")!, han = WritingSystems.pattern(named: "Hani")!
+        let hangul = WritingSystems.pattern(named: "Hang")!
+        #expect(WritingSystems.pattern(of: "The cat, née Ça.") == latin)
+        #expect(WritingSystems.pattern(of: "設立は1965年。") == han)           // 3 Han + 1 kana: one script
+        #expect(WritingSystems.pattern(of: "華山松（學名：Pinus armandii），是一種松科植物。") == han | latin)   // 11 Han of 24 letters
+        #expect(WritingSystems.pattern(of: "華山松（學名：Pinus armandii）") == latin)   // 5 Han of 18 letters: under 30%
+        #expect(WritingSystems.pattern(of: "걸즈 힙합 You Tube") == latin | hangul)
+        #expect(WritingSystems.pattern(of: "Москва is big and old and far") == latin)   // 6 Cyrillic of 23 letters: under 30%
+        #expect(WritingSystems.pattern(of: "12 !?") == 0)
+        #expect(WritingSystems.name(han | latin) == "Latn+Hani")
+        #expect(WritingSystems.pattern(named: "Latn+Hani") == han | latin)
+        #expect(WritingSystems.pattern(named: "Latn+Kana") == nil && WritingSystems.pattern(named: "") == nil)
+    }
+
+    @Test("script evidence: equal n-gram scores are decided by log P(pattern | language), smoothed; none for an unseen pattern")
+    func scriptEvidence() throws {
+        let features = LanguageIDFeatures(maxOrder: 2, bucketBits: 12)
+        let latin = WritingSystems.pattern(named: "Latn")!, hangul = WritingSystems.pattern(named: "Hang")!
+        // Two languages whose n-gram weights are all 0: only the script evidence separates them.
+        let model = LanguageIDModel(languages: ["fr", "ko"], sentences: [100, 100], bias: [0, 0],
+                                    weights: [Float](repeating: 0, count: features.buckets * 2), features: features, algorithm: "test",
+                                    scripts: [latin: [100, 2], hangul: [0, 98]])
+        let recognizer = LanguageRecognizer(model: model)
+        #expect(recognizer.dominantLanguage(for: "C.") == "fr")
+        #expect(recognizer.dominantLanguage(for: "한국어") == "ko")
+        // P(Latn | ko) = (2 + 0.5) / (100 + 0.5 · 3), P(Latn | fr) = (100 + 0.5) / (100 + 0.5 · 3): worked out by hand.
+        let p = recognizer.hypotheses(for: "C.", maximum: 2)
+        #expect(abs(p[0].probability - 100.5 / 103) < 1e-6 && p[1].language == "ko")
+        // Greek was in no training sentence: no evidence, a tie broken by id.
+        #expect(recognizer.hypotheses(for: "αβγ", maximum: 2).map(\.probability) == [0.5, 0.5])
+        // Without script counts (a store from before them) the scripts weigh nothing.
+        var plain = model
+        plain.scripts = [:]
+        #expect(LanguageRecognizer(model: plain).hypotheses(for: "한국어", maximum: 2).map(\.probability) == [0.5, 0.5])
     }
 
     @Test("character n-gram buckets: case folded, whitespace runs as one space, every order")

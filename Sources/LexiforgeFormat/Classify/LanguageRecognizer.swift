@@ -100,8 +100,13 @@ public struct LanguageIDModel: Sendable, Equatable {
     public var features: LanguageIDFeatures
     /// The algorithm that trained it, for provenance.
     public var algorithm: String
+    /// Script evidence (``WritingSystems``): for each script pattern of the training sentences,
+    /// how many sentences of each language (by id) had it. Empty: none (a store from before it).
+    public var scripts: [UInt16: [Int]]
 
-    public init(languages: [String], sentences: [Int], bias: [Float], weights: [Float], features: LanguageIDFeatures, algorithm: String) {
+    public init(languages: [String], sentences: [Int], bias: [Float], weights: [Float], features: LanguageIDFeatures, algorithm: String,
+                scripts: [UInt16: [Int]] = [:]) {
+        self.scripts = scripts
         self.languages = languages
         self.sentences = sentences
         self.bias = bias
@@ -154,6 +159,12 @@ public struct LanguageRecognizer: Sendable {
     private var allowed: [Bool]
     /// Added to each language's score: log prior (0 without hints).
     private var logPrior: [Float]
+    /// Added to each language's score for a text of a script pattern: log P(pattern | language).
+    private let scriptLogLikelihood: [UInt16: [Float]]
+
+    /// Smoothing of the script evidence: add this to every count of a pattern seen in training
+    /// (so a language never seen with it keeps a small probability).
+    public static let scriptSmoothing = 0.5
     public private(set) var languageConstraints: [String] = []
     public private(set) var languageHints: [String: Double] = [:]
 
@@ -161,6 +172,14 @@ public struct LanguageRecognizer: Sendable {
         self.model = model
         allowed = Array(repeating: true, count: model.languages.count)
         logPrior = Array(repeating: 0, count: model.languages.count)
+        let patterns = Double(model.scripts.count + 1)
+        var totals = [Int](repeating: 0, count: model.languages.count)
+        for counts in model.scripts.values { for l in counts.indices { totals[l] += counts[l] } }
+        scriptLogLikelihood = model.scripts.mapValues { counts in
+            counts.indices.map { l in
+                Float(Foundation.log((Double(counts[l]) + Self.scriptSmoothing) / (Double(totals[l]) + Self.scriptSmoothing * patterns)))
+            }
+        }
     }
 
     /// The languages the model knows.
@@ -197,11 +216,16 @@ public struct LanguageRecognizer: Sendable {
         return i
     }
 
-    /// The scores of every language (bias + weights of the text's buckets + log prior), by id.
+    /// The scores of every language (bias + weights of the text's buckets + log prior + script
+    /// evidence), by id. A text whose script pattern no training sentence had gets no script
+    /// evidence.
     public func scores(for text: String) -> [Float] {
         let L = model.languages.count
         var scores = model.bias
         for l in 0..<L { scores[l] += logPrior[l] }
+        if !scriptLogLikelihood.isEmpty, let evidence = scriptLogLikelihood[WritingSystems.pattern(of: text)] {
+            for l in 0..<L { scores[l] += evidence[l] }
+        }
         scores.withUnsafeMutableBufferPointer { s in
             model.weights.withUnsafeBufferPointer { w in
                 let base = w.baseAddress!

@@ -66,6 +66,9 @@ extension StoreSchema {
     /// - `langid_weight(language, block, weights)`: the weights of one language for buckets
     ///   `block·langidBlockSize ..< (block+1)·langidBlockSize`, as little-endian Int16 in units of
     ///   1/``langidWeightScale``.
+    /// - `langid_script(pattern, language, sentences)`: script evidence (``WritingSystems``): how
+    ///   many training sentences of each language had each script pattern ("Latn", "Hani+Latn");
+    ///   absent in stores from before it (no evidence then).
     /// - View `langid_language_view(code, sentences, bias, blocks)`.
     public static let langidCreationStatements: [String] = [
         """
@@ -82,6 +85,14 @@ extension StoreSchema {
             block INTEGER NOT NULL CHECK (block >= 0),
             weights BLOB NOT NULL,
             PRIMARY KEY (language, block)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE langid_script (
+            pattern TEXT NOT NULL,
+            language INTEGER NOT NULL REFERENCES langid_language(id),
+            sentences INTEGER NOT NULL CHECK (sentences > 0),
+            PRIMARY KEY (pattern, language)
         ) WITHOUT ROWID
         """,
         """

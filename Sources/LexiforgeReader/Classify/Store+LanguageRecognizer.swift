@@ -49,8 +49,19 @@ extension TrainedStore {
                     }
                 }
             }
+            var scripts: [UInt16: [Int]] = [:]
+            if try db.tableExists("langid_script") {
+                for row in try Row.fetchAll(db, sql: "SELECT pattern, language, sentences FROM langid_script") {
+                    let name = try row.text(0, "langid_script", "pattern")
+                    guard let pattern = WritingSystems.pattern(named: name) else {
+                        throw StoreDamage("`langid_script.pattern` '\(name)' is not scripts of \(WritingSystems.codes.joined(separator: ", ")) joined by +")
+                    }
+                    let l = try row.int(1, "langid_script", "language", in: 0...Int64(L - 1))
+                    scripts[pattern, default: [Int](repeating: 0, count: L)][l] = try row.int(2, "langid_script", "sentences", in: 1...StoreSchema.maxCount)
+                }
+            }
             return LanguageIDModel(languages: languages, sentences: sentences, bias: bias, weights: weights,
-                                   features: features, algorithm: algorithm)
+                                   features: features, algorithm: algorithm, scripts: scripts)
         }
     }
 }
