@@ -32,6 +32,21 @@ struct SwipeRerankerTests {
         #expect(Array(f[20...]) == [-2, -2, 0, 4, 10, -0.5])   // lm, gated lm, lm·lex, lm², lm·fit, lm·cost
     }
 
+    @Test("a hidden layer adds output · tanh(bias + weights · features) per unit, worked out by hand")
+    func hiddenLayerByHand() {
+        let c = Self.candidate("word", cost: 0.25, frequency: 255, keys: 4)
+        let f = SwipeReranker.features(of: c, lm: nil, fit: 0)
+        var linear = [Double](repeating: 0, count: f.count)
+        linear[2] = 2                                     // 2 · (−cost) = −0.5
+        var row = [Double](repeating: 0, count: f.count)
+        row[12] = 0.25                                    // 0.25 · keys = 1
+        let unit = SwipeReranker.HiddenLayer(weights: [row, row], biases: [0.5, -1], output: [2, -3])
+        let reranker = SwipeReranker(weights: linear, hidden: unit)
+        let expected = -0.5 + 2 * tanh(1.5) - 3 * tanh(0.0)
+        #expect(abs(reranker.score(c, lm: nil, fit: 0) - expected) < 1e-12)
+        #expect(SwipeReranker(weights: linear).score(c, lm: nil, fit: 0) == -0.5)
+    }
+
     @Test("a far cheaper DTW cost wins; equal scores keep the linear order")
     func ordersByScore() {
         let costly = Self.candidate("costly", cost: 1.5, frequency: 200, keys: 5)
