@@ -9,7 +9,7 @@ import Foundation
 /// of the distances join the squares). The score is the features' weighted sum plus a hidden
 /// layer of 16 tanh units over them, fitted as one model by a softmax over each swipe's top 32 of
 /// the linear score (L2 1e-4, 800 Adam steps on standardised features, folded into raw units;
-/// `Tests/Bench/swipe-rerank/mlpfit.py`) on the 20,000 real swipes of the development set. By
+/// `Tests/Bench/swipe-rerank/mlp.py fit`) on the 20,000 real swipes of the development set. By
 /// nested cross-validation by user it adds 1.4 points of top-1 and 1.0 of top-4 to the linear
 /// decoder without context, and 1.6 / 0.7 with (docs/swipe.md). Every feature is O(1) from what
 /// the candidate carries.

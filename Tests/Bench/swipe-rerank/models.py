@@ -62,19 +62,44 @@ def context_start(w):
     c = dict(w); c["frequency"] = 0.499; c["context"] = 1.16; c["gate"] = None; c["contextLow"] = 0.41
     return c
 
-# ---------- conditional logit ----------
-def fit_softmax(X, D, lam=1e-3, iters=30, w0=None, verbose=False):
-    """Listwise softmax over each sample's rows; targets uniform over truth rows; samples without truth dropped.
-    L2 lam * n * |w|^2 / 2 on standardized features. Returns weights in the raw feature space."""
+# ---------- top K of the linear score, and the softmax's groups ----------
+def top_k(D0, kind, K, sel):
+    """The rows of each swipe's top K by the shipped linear weights, and their features (sel: names or None)."""
+    import feats
+    ctx = "ctx" in kind
+    w0 = dict(DEF)
+    if ctx: w0.update(frequency=0.541, context=1.26, gate=-4, contextLow=0.377)
+    keep = feats.grank(-score_ca(D0, w0, ctx), D0) < K
+    D = {c: D0[c][keep] for c in COLS + ["truthb"]}
+    samp = D["sample"].astype(np.int64)
+    D["starts"] = np.flatnonzero(np.r_[True, samp[1:] != samp[:-1]])
+    D["gid"] = np.cumsum(np.r_[False, samp[1:] != samp[:-1]])
+    D["sfold"] = D["fold"][D["starts"]].astype(int)
+    D["hasTruth"] = np.logical_or.reduceat(D["truthb"], D["starts"])
+    assert len(D["starts"]) == len(D0["starts"])
+    X, names = feats.build(D, kind)
+    if sel:
+        idx = [names.index(n) for n in sel]; X = X[:, idx]; names = [names[i] for i in idx]
+    return D, X, names
+
+# In-dictionary swipes per fold (the tuner's counts for the development set).
+DENOM = {0: 4205, 1: 3918, 2: 3652, 3: 3848, 4: 3059}
+
+def groups(X, D):
+    """Standardised features of the swipes whose word is among their rows, targets uniform over truth rows."""
     keep = D["hasTruth"][D["gid"]]
     X = X[keep]; gid = D["gid"][keep]; tr = D["truthb"][keep]
     _, gid = np.unique(gid, return_inverse=True)
     starts = np.flatnonzero(np.r_[True, gid[1:] != gid[:-1]])
-    n = len(starts)
     mu = X.mean(0); sd = X.std(0); sd[sd == 0] = 1
-    Z = (X - mu) / sd
     ntr = np.add.reduceat(tr.astype(float), starts)
-    y = tr / ntr[gid]
+    return (X - mu) / sd, tr / ntr[gid], gid, starts, len(starts), mu, sd
+
+# ---------- conditional logit ----------
+def fit_softmax(X, D, lam=1e-3, iters=30, w0=None, verbose=False):
+    """Listwise softmax over each sample's rows; targets uniform over truth rows; samples without truth dropped.
+    L2 lam * n * |w|^2 / 2 on standardized features. Returns weights in the raw feature space."""
+    Z, y, gid, starts, n, mu, sd = groups(X, D)
     F = Z.shape[1]
     w = np.zeros(F) if w0 is None else w0 * sd
     def stats(w):
