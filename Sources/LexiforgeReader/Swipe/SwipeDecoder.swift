@@ -89,6 +89,9 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     /// (its weights for decoding with or without a context); 0 keeps the linear order.
     public var rerank = 32
 
+    /// Whether the reranker runs: asked for, and with a DTW cost to rerank by.
+    var reranks: Bool { rerank > 0 && costWeight > 0 }
+
     public init() {}
 }
 
@@ -335,7 +338,7 @@ public struct SwipeDecoder: Sendable {
         decoding.shortlisted = shortlist.map(\.entry)
         let byPath = shortlist.sorted { dictionary.path(Int($0.entry)).lexicographicallyPrecedes(dictionary.path(Int($1.entry))) }
         let scored = score(swipe, byPath[...])
-        if options.rerank > 0 && options.costWeight > 0 {   // without DTW there is no cost to rerank by
+        if options.reranks {
             let reranker = context == nil ? SwipeReranker.withoutContext : SwipeReranker.withContext
             decoding.candidates = Array(reranker.rerank(scored.top, fit: contextFit ?? 0).prefix(options.limit))
         } else {
@@ -468,7 +471,7 @@ public struct SwipeDecoder: Sendable {
         var previous: ArraySlice<UInt8> = []
         var validColumns = 0
         var result = Scored()
-        let keep = max(options.limit, options.rerank)   // the reranker's candidates need their full DTW cost
+        let keep = options.reranks ? max(options.limit, options.rerank) : options.limit   // the reranker's need their full DTW cost
         let robust = options.costRobustness
         for entry in entries {
             let i = Int(entry.entry), cheap = entry.score, location = entry.location, shape = entry.shape, lm = entry.lm
