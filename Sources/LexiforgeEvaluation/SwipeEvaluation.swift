@@ -103,7 +103,7 @@ public enum SwipeEval {
         public init() {}
 
         /// Shorter paths are taps (key widths).
-        public static let tapLength = 0.3
+        public static let tapLength = SwipeDecoderOptions().tapLength
 
         static func pct(_ a: Int, _ b: Int) -> String { b == 0 ? "-" : String(format: "%.2f%%", 100 * Double(a) / Double(b)) }
 
@@ -195,7 +195,7 @@ public enum SwipeEval {
             let decoder = try decoder(rowHeightRatio: trace.rowHeightRatio)
             let context = try trace.context.flatMap { words in try predictor?.distribution(after: words) }
             let fit = options.contextGate == nil ? nil : try trace.context.flatMap(contextFit)
-            return (decoder, decoder.decode(trace.points, context: context, contextFit: fit), context != nil, fit)
+            return (decoder, decoder.decode(trace.points, times: trace.times, context: context, contextFit: fit), context != nil, fit)
         }
     }
 

@@ -31,6 +31,8 @@ public enum SwipeTune {
         var location, shape, cost, lexicon, lm, start, end, length, missed: Double; var truth: Bool
         /// Keys in the word's path (for the offline dump).
         var keys = 0
+        /// ``SwipeDwell`` terms (for the offline dump).
+        var dwell = (unexplained: 0.0, worst: 0.0, corners: 0.0)
     }
     struct Sample {
         var fold: Int; var terms: [Term]; var hasTruth: Bool
@@ -79,7 +81,9 @@ public enum SwipeTune {
             let l = Double(d.length[i])
             // Length filter: A·ℓ − C ≤ ℓ(w) ≤ B·ℓ + C with C fixed: the A and B each swipe needs.
             let low = swipe.length > 0 ? (l + options.lengthC) / swipe.length : 0
-            let high = swipe.length > 0 ? (l - options.lengthC) / swipe.length : 0
+            // A tap whose bound (`tapLengthBound`) covers its word needs no B.
+            let tapKept = swipe.length < options.tapLength && l <= options.tapLengthBound
+            let high = swipe.length > 0 && !tapKept ? (l - options.lengthC) / swipe.length : 0
             needs.append(FilterNeed(fold: fold(t), start: start, end: end, direction: direction, lengthLow: low, lengthHigh: high))
         }
         func thresholds(_ sample: [FilterNeed]) -> SwipeDecoderOptions {
@@ -118,24 +122,30 @@ public enum SwipeTune {
             guard let word = t.word else { continue }
             if n % 2000 == 0 { progress("decoding \(n) of \(traces.count)") }
             guard session.matchIndex[SwipeEval.matchKey(word)] != nil else { continue }
-            let (_, result, _, _) = try session.decode(t)
+            let (decoder, result, _, _) = try session.decode(t)
             let key = SwipeEval.matchKey(word)
+            let dwell = SwipeDwell(points: t.points, times: t.times, verticalOffset: options.verticalOffset)
+            let centres = decoder.dictionary.layout.keys.map(\.centre)
             let terms = result.candidates.map { c in
-                Term(location: c.location, shape: c.shape, cost: c.cost.isFinite ? c.cost : 1e3,
+                var term = Term(location: c.location, shape: c.shape, cost: c.cost.isFinite ? c.cost : 1e3,
                      lexicon: Double(c.frequency - 255) * log(1.15), lm: c.contextLogProbability ?? 0,
                      start: c.terms.start, end: c.terms.end, length: c.terms.lengthLogRatio * c.terms.lengthLogRatio,
                      missed: c.terms.missed, truth: SwipeEval.matchKey(c.word) == key,
                      keys: session.base.index(of: c.word).map { session.base.path($0).count } ?? 0)
+                if let i = decoder.dictionary.index(of: c.word) {
+                    term.dwell = dwell.terms(keys: decoder.dictionary.path(i).map { centres[Int($0)] })
+                }
+                return term
             }
             samples.append(Sample(fold: fold(t), terms: terms, hasTruth: terms.contains { $0.truth },
                                   contextFit: try t.context.flatMap { try session.contextFit($0) }))
         }
         if let dump = ProcessInfo.processInfo.environment["LEXIFORGE_SWIPE_TUNE_DUMP"] {
             // One row per shortlisted word (offline analysis of the cached terms).
-            var text = "sample\tfold\ttruth\tlocation\tshape\tcost\tlexicon\tlm\tfit\tstart\tend\tlength\tmissed\tkeys\n"
+            var text = "sample\tfold\ttruth\tlocation\tshape\tcost\tlexicon\tlm\tfit\tstart\tend\tlength\tmissed\tkeys\tdwell\tdwellworst\tdwellcorners\n"
             for (n, s) in samples.enumerated() {
                 for t in s.terms {
-                    text += "\(n)\t\(s.fold)\t\(t.truth ? 1 : 0)\t\(t.location)\t\(t.shape)\t\(t.cost)\t\(t.lexicon)\t\(t.lm)\t\(s.contextFit ?? 0)\t\(t.start)\t\(t.end)\t\(t.length)\t\(t.missed)\t\(t.keys)\n"
+                    text += "\(n)\t\(s.fold)\t\(t.truth ? 1 : 0)\t\(t.location)\t\(t.shape)\t\(t.cost)\t\(t.lexicon)\t\(t.lm)\t\(s.contextFit ?? 0)\t\(t.start)\t\(t.end)\t\(t.length)\t\(t.missed)\t\(t.keys)\t\(t.dwell.unexplained)\t\(t.dwell.worst)\t\(t.dwell.corners)\n"
                 }
             }
             try Data(text.utf8).write(to: URL(fileURLWithPath: dump))

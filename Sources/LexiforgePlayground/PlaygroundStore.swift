@@ -12,6 +12,8 @@ struct PredictRequest: Decodable {
 struct SwipeRequest: Decodable {
     /// The trace in layout units (key widths; y grows downward), oldest first.
     var points: [SwipePoint]
+    /// Optional: each point's time in milliseconds (the decoder reads where the swipe slows down).
+    var times: [Double]?
     /// The text before the swipe: its last sentence is the decoder's context.
     var text: String?
     var limit: Int?
@@ -231,12 +233,20 @@ public final class PlaygroundStore: Sendable {
         if let bad = request.points.firstIndex(where: { !(abs($0.x) <= limits.maxCoordinate && abs($0.y) <= limits.maxCoordinate) }) {
             throw RequestError(400, "`points[\(bad)]` is outside ±\(limits.maxCoordinate) key widths")
         }
+        if let times = request.times {
+            guard times.count == request.points.count else {
+                throw RequestError(400, "`times` has \(times.count) values for \(request.points.count) points; give one time per point or none")
+            }
+            if let bad = times.indices.first(where: { !times[$0].isFinite || ($0 > 0 && times[$0] < times[$0 - 1]) }) {
+                throw RequestError(400, "`times[\(bad)]` is not a finite time at or after the one before it")
+            }
+        }
         decoder.options.limit = try checkedLimit(request.limit, default: 4, limits)
         let (store, predictor) = replica()
         let context = try request.text.map { store.typedInput(try checkedText($0, limits), lastWordComplete: true).context } ?? []
         let distribution = try context.isEmpty ? nil : predictor?.distribution(after: context)
         let fit = decoder.options.contextGate == nil || context.isEmpty ? nil : try predictor?.contextFit(of: context)
-        let result = decoder.decode(request.points, context: distribution, contextFit: fit)
+        let result = decoder.decode(request.points, times: request.times, context: distribution, contextFit: fit)
         return SwipeAnswer(
             layout: decoder.dictionary.layout.name, context: distribution == nil ? [] : context,
             candidates: result.candidates.map {

@@ -30,6 +30,11 @@ public struct SwipeGenerator: Sendable {
         public var pointsPerSecond = 60.0
         /// Duration = (base + perKeyWidth · ideal length) · log-normal(sigma).
         public var secondsBase = 0.2, secondsPerKeyWidth = 0.07, secondsSigma = 0.35
+        /// People slow down at the keys they mean: near each inner key the finger moves
+        /// 1 / (1 + `dwellDepth`) as fast, over a Gaussian `dwellWidth` key widths of path
+        /// (calibrated so that ``SwipeDwell`` finds one slowdown per inner key, 0.1-2 from the
+        /// 5th to the 95th percentile, as in the real swipes).
+        public var dwellDepth = 25.0, dwellWidth = 0.3
         public init() {}
     }
 
@@ -114,17 +119,28 @@ public struct SwipeGenerator: Sendable {
         let seconds = (p.secondsBase + p.secondsPerKeyWidth * ideal) * exp(p.secondsSigma * rng.normal())
         let count = max(2, Int((seconds * p.pointsPerSecond).rounded()) + 1)
         let pathAlong = Self.cumulative(path)
-        let pathLength = pathAlong.last!
+        // Time runs along the path as its slowness: 1, plus a bump at each inner key (the
+        // path passes the k-th corner at vertex k · steps).
+        let inner = corners.count > 2 ? (1 ..< corners.count - 1).map { pathAlong[$0 * steps] } : []
+        var slow = [0.0]
+        slow.reserveCapacity(path.count)
+        for v in 1 ..< path.count {
+            let mid = (pathAlong[v] + pathAlong[v - 1]) / 2
+            var g = 1.0
+            if p.dwellDepth > 0 { for s in inner { let z = (mid - s) / p.dwellWidth; g += p.dwellDepth * exp(-0.5 * z * z) } }
+            slow.append(slow[v - 1] + g * (pathAlong[v] - pathAlong[v - 1]))
+        }
+        let slowTotal = slow.last!
         var points: [SwipePoint] = [], times: [Double] = []
         let bounds = layout.bounds
         var j = 0
         for s in 0 ..< count {
             let tau = Double(s) / Double(count - 1)
             let eased = tau - 0.8 * sin(2 * .pi * tau) / (2 * .pi)
-            let target = eased * pathLength
-            while j < path.count - 2 && pathAlong[j + 1] < target { j += 1 }
-            let span = pathAlong[j + 1] - pathAlong[j]
-            let f = span > 0 ? min(max((target - pathAlong[j]) / span, 0), 1) : 0
+            let target = eased * slowTotal
+            while j < path.count - 2 && slow[j + 1] < target { j += 1 }
+            let span = slow[j + 1] - slow[j]
+            let f = span > 0 ? min(max((target - slow[j]) / span, 0), 1) : 0
             // The keyboard reports touches inside its own bounds.
             points.append(SwipePoint(x: min(max(path[j].x + f * (path[j + 1].x - path[j].x), bounds.minX), bounds.maxX),
                                      y: min(max(path[j].y + f * (path[j + 1].y - path[j].y), bounds.minY), bounds.maxY)))
@@ -160,6 +176,8 @@ public struct SwipeStatistics: Sendable {
         ("touch below centre (key heights)", 0.07, -0.24, 0.40),
         ("points per second", 55.6, 34.5, 62.5),
         ("duration (s)", 1.05, 0.21, 4.59),
+        ("slowdowns per inner key", 1.00, 0.00, 2.00),
+        ("slowdown to nearest key (kw)", 0.39, 0.10, 1.05),
     ]
 
     /// Measures swipes (points in layout units, times in ms) of key paths on `layout`.
@@ -167,10 +185,11 @@ public struct SwipeStatistics: Sendable {
         summaries = Self.summarise(Self.values(swipes: swipes, layout: layout))
     }
 
-    /// The raw values of the seven measures.
+    /// The raw values of the nine measures.
     static func values(swipes: [(keys: [UInt8], points: [SwipePoint], times: [Double])], layout: SwipeLayout) -> [[Double]] {
         var ratio: [Double] = [], start: [Double] = [], end: [Double] = [], direction: [Double] = []
         var below: [Double] = [], rate: [Double] = [], duration: [Double] = []
+        var slowdowns: [Double] = [], slowdownDistance: [Double] = []
         for s in swipes where s.points.count >= 2 {
             let first = layout.keys[Int(s.keys[0])], last = layout.keys[Int(s.keys[s.keys.count - 1])]
             let along = SwipeGenerator.cumulative(s.points)
@@ -180,6 +199,15 @@ public struct SwipeStatistics: Sendable {
             below.append((s.points[s.points.count - 1].y - last.centre.y) / last.height)
             let seconds = (s.times.last! - s.times.first!) / 1000
             if seconds > 0 { rate.append(Double(s.points.count - 1) / seconds); duration.append(seconds) }
+            if s.keys.count >= 3 {
+                // Where the swipe slows down (``SwipeDwell``, as the decoder finds it).
+                let dwell = SwipeDwell(points: s.points, times: s.times)
+                if dwell.available {
+                    slowdowns.append(Double(dwell.points.count) / Double(s.keys.count - 2))
+                    let centres = s.keys.map { layout.keys[Int($0)].centre }
+                    for d in dwell.points { slowdownDistance.append(centres.map { $0.distance(to: d) }.min()!) }
+                }
+            }
             guard s.keys.count >= 2 else { continue }
             let f = SwipeFeatures(keys: s.keys, layout: layout)
             if f.length > 0 { ratio.append(along.last! / f.length) }
@@ -190,12 +218,13 @@ public struct SwipeStatistics: Sendable {
                 direction.append(d * 180 / .pi)
             }
         }
-        return [ratio, start, end, direction, below, rate, duration]
+        return [ratio, start, end, direction, below, rate, duration, slowdowns, slowdownDistance]
     }
 
     static func summarise(_ values: [[Double]]) -> [Summary] {
         let names = ["length ratio", "start offset (kw)", "end offset (kw)", "start direction deviation (deg)",
-                     "touch below centre (key heights)", "points per second", "duration (s)"]
+                     "touch below centre (key heights)", "points per second", "duration (s)",
+                     "slowdowns per inner key", "slowdown to nearest key (kw)"]
         return zip(names, values).map { name, values in
             let v = values.sorted()
             func q(_ p: Double) -> Double { v.isEmpty ? .nan : v[min(v.count - 1, Int(p * Double(v.count - 1) + 0.5))] }
@@ -217,10 +246,10 @@ public struct SwipeStatistics: Sendable {
 
     /// Measures swipes that come on several geometries.
     init(pooled groups: [([(keys: [UInt8], points: [SwipePoint], times: [Double])], SwipeLayout)]) {
-        var values = [[Double]](repeating: [], count: 7)
+        var values = [[Double]](repeating: [], count: 9)
         for (group, layout) in groups {
             let raw = SwipeStatistics.values(swipes: group, layout: layout)
-            for k in 0 ..< 7 { values[k] += raw[k] }
+            for k in 0 ..< 9 { values[k] += raw[k] }
         }
         summaries = SwipeStatistics.summarise(values)
     }

@@ -40,6 +40,8 @@ struct DecoderOptions: ParsableArguments {
     var verticalOffset: Double?
     @Option(help: "DTW: each point pays at most this (key widths²; 0: plain squared distance).")
     var costRobustness: Double?
+    @Option(help: "Length filter: a tap (a swipe under 0.3 key widths) keeps words up to this long (key widths; default: any length; 0: the bound of other swipes).")
+    var tapLengthBound: Double?
 
     func validate() throws {
         if let shortlist, shortlist < 1 { throw ValidationError("--shortlist must be at least 1") }
@@ -59,6 +61,7 @@ struct DecoderOptions: ParsableArguments {
         if let costWeight { o.costWeight = costWeight }
         if let verticalOffset { o.verticalOffset = verticalOffset }
         if let costRobustness { o.costRobustness = costRobustness }
+        if let tapLengthBound { o.tapLengthBound = tapLengthBound }
         return o
     }
 }

@@ -93,6 +93,11 @@ struct PlaygroundAPITests {
             #expect(candidates.first?["word"] as? String == word, "\(word): \(response.text)")
             #expect(object["context"] as? [String] == ["into", "the"])
             #expect(candidates.count <= 4)
+            // With a time per point (16 ms apart, as a browser's pointer events): the same word.
+            let points = PlaygroundFixtures.perfectSwipe(word, keys: keys)
+            let timed = try post("/api/stores/0/swipe", ["points": points, "times": points.indices.map { Double($0) * 16 }, "text": "into the"])
+            #expect(timed.status == 200, "\(timed.text)")
+            #expect((try Body.object(timed)["candidates"] as? [[String: Any]])?.first?["word"] as? String == word, "\(word): \(timed.text)")
         }
     }
 
@@ -159,6 +164,8 @@ struct PlaygroundAPITests {
         ("POST", "/api/stores/0/swipe", "{\"points\": [{\"x\": 1}]}", 400, "missing field `points[0].y`"),
         ("POST", "/api/stores/0/swipe", "{\"points\": [{\"x\": \"a\", \"y\": 1}]}", 400, "`points[0].x` has the wrong type: expected a number"),
         ("POST", "/api/stores/0/swipe", "{\"points\": [{\"x\": 1, \"y\": 1}]}", 400, "at least 2 points"),
+        ("POST", "/api/stores/0/swipe", "{\"points\": [{\"x\": 1, \"y\": 1}, {\"x\": 2, \"y\": 1}], \"times\": [0]}", 400, "`times` has 1 values for 2 points"),
+        ("POST", "/api/stores/0/swipe", "{\"points\": [{\"x\": 1, \"y\": 1}, {\"x\": 2, \"y\": 1}], \"times\": [5, 3]}", 400, "`times[1]` is not a finite time"),
         ("POST", "/api/stores/0/swipe", "{\"points\": [{\"x\": 1, \"y\": 1}, {\"x\": 1e300, \"y\": 1}]}", 400, "`points[1]` is outside"),
         ("POST", "/api/stores/0/swipe", "{\"points\": [" + Array(repeating: "{\"x\": 1, \"y\": 1}", count: 2001).joined(separator: ",") + "]}", 413, "2001 points, over the limit of 2000"),
         ("POST", "/api/stores/1/swipe", "{\"points\": [{\"x\": 1, \"y\": 1}, {\"x\": 2, \"y\": 1}]}", 422, "no swipe features"),

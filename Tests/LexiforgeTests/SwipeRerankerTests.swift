@@ -77,6 +77,66 @@ struct SwipeRerankerTests {
         }
     }
 
+    /// A straight swipe from (0, 0) to (4, 0), a point every 0.1 key widths, 10 ms apart except
+    /// the four steps around (2, 0), which take 60 ms each: the finger slows at x = 2.
+    static func slowInTheMiddle() -> (points: [SwipePoint], times: [Double]) {
+        let points = (0...40).map { SwipePoint(x: Double($0) / 10, y: 0) }
+        var times = [0.0]
+        for k in 1...40 { times.append(times[k - 1] + ((19...22).contains(k) ? 60 : 10)) }
+        return (points, times)
+    }
+
+    @Test("dwell: a slowdown is found where it is, none at an even speed or without times")
+    func dwellPoints() {
+        let (points, times) = Self.slowInTheMiddle()
+        let dwell = SwipeDwell(points: points, times: times)
+        #expect(dwell.available)
+        #expect(dwell.points == [SwipePoint(x: 2, y: 0)])
+        let even = SwipeDwell(points: points, times: (0...40).map { Double($0) * 10 })
+        #expect(even.available && even.points.isEmpty)
+        #expect(SwipeDwell(points: points, times: [Double](repeating: 0, count: 41)).available == false)
+        #expect(SwipeDwell(points: points, times: []).available == false)
+        // Read 0.1 key widths higher, as the decoder reads every point.
+        #expect(SwipeDwell(points: points, times: times, verticalOffset: 0.1).points == [SwipePoint(x: 2, y: -0.1)])
+    }
+
+    @Test("dwell terms worked out by hand")
+    func dwellTerms() {
+        let (points, times) = Self.slowInTheMiddle()
+        let dwell = SwipeDwell(points: points, times: times)   // one dwell, at (2, 0)
+        let through = dwell.terms(keys: [SwipePoint(x: 0, y: 0), SwipePoint(x: 2, y: 0), SwipePoint(x: 4, y: 0)])
+        #expect(through.unexplained == 0 && through.worst == 0 && through.corners == 0)   // no corner: a straight path
+        let around = dwell.terms(keys: [SwipePoint(x: 0, y: 0), SwipePoint(x: 4, y: 1)])  // 2² and 2² + 1: capped at 4
+        #expect(around.unexplained == 4 && around.worst == 4 && around.corners == 0)
+        let corner = dwell.terms(keys: [SwipePoint(x: 0, y: 0), SwipePoint(x: 3, y: 0), SwipePoint(x: 3, y: 3)])
+        #expect(corner.unexplained == 1 && corner.corners == 1)                          // the turn at (3, 0), 1 away
+        let none = SwipeDwell(points: points, times: (0...40).map { Double($0) * 10 })
+        #expect(none.terms(keys: [SwipePoint(x: 0, y: 0), SwipePoint(x: 3, y: 0), SwipePoint(x: 3, y: 3)]).corners == 4)
+    }
+
+    @Test("with times the decoder reranks by the timed weights, with the dwell terms of each word")
+    func decoderUsesTimes() throws {
+        let (folder, _, dictionary, points) = try SwipeScoringTests.inOrOn("lexiforge-swipe-dwell")
+        _ = folder
+        let times = points.indices.map { Double($0) * 16 }
+        let c = Self.candidate("word", cost: 0.2, frequency: 200, keys: 4)
+        #expect(SwipeReranker.features(of: c, lm: nil, fit: 0, timed: true).count == SwipeReranker.withoutContextTimed.weights.count)
+        #expect(SwipeReranker.features(of: c, lm: -3, fit: -2, timed: true).count == SwipeReranker.withContextTimed.weights.count)
+        let decoder = SwipeDecoder(dictionary: dictionary)
+        let timed = decoder.decode(points, times: times).candidates
+        let dwell = SwipeDwell(points: points, times: times, verticalOffset: decoder.options.verticalOffset)
+        let centres = dictionary.layout.keys.map(\.centre)
+        #expect(!timed.isEmpty)
+        for c in timed {
+            let d = dwell.terms(keys: dictionary.path(dictionary.index(of: c.word)!).map { centres[Int($0)] })
+            #expect(c.terms.dwell == d.unexplained && c.terms.dwellWorst == d.worst && c.terms.dwellCorners == d.corners)
+            #expect(c.score == SwipeReranker.withoutContextTimed.score(c, lm: nil, fit: 0))
+        }
+        // Without usable times: the untimed weights.
+        let untimed = decoder.decode(points, times: [Double](repeating: 5, count: points.count)).candidates
+        #expect(untimed.map(\.score) == decoder.decode(points).candidates.map(\.score))
+    }
+
     @Test("a likelier word after the context wins when the shapes are equal")
     func contextCounts() {
         let likely = Self.candidate("likely", cost: 0.3, frequency: 180, keys: 5, lm: -2)

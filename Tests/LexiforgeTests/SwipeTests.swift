@@ -181,6 +181,28 @@ struct SwipeDecoderTests {
         #expect(counts[0] >= counts[1] && counts[1] >= counts[2] && counts[2] >= counts[3])
     }
 
+    @Test("a tap skips the length filter's upper bound; a short stroke does not")
+    func taps() throws {
+        // y→o→u is 3 + 2 = 5 key widths; a touch on y that never moves can still mean "you".
+        let dictionary = SwipeFixture.dictionary([("you", 230), ("yo", 120)])
+        let you = try #require(dictionary.index(of: "you"))
+        var decoder = SwipeDecoder(dictionary: dictionary)
+        let tap = try #require(decoder.prepare(SwipeFixture.perfect("y")))    // 0.1 key widths on y
+        #expect(tap.length < decoder.options.tapLength)
+        #expect(decoder.filterVerdicts(tap, entry: you) == [true, true, true, true])
+        #expect(decoder.decode(SwipeFixture.perfect("y")).candidates.map(\.word).contains("you"))
+        // A stroke of 0.4 key widths is no tap: at most 8 · 0.4 + 1.2 = 4.4 < 5 key widths.
+        let centre = SwipeFixture.perfect("y")[0]
+        let stroke = try #require(decoder.prepare([centre, SwipePoint(x: centre.x + 0.4, y: centre.y)]))
+        #expect(stroke.length >= decoder.options.tapLength)
+        #expect(decoder.filterVerdicts(stroke, entry: you)[3] == false)
+        // With the bound set to 0 a tap is measured like any swipe: 8 · 0.1 + 1.2 = 2 < 5.
+        decoder.options.tapLengthBound = 0
+        #expect(decoder.filterVerdicts(tap, entry: you)[3] == false)
+        decoder.options.tapLengthBound = 5
+        #expect(decoder.filterVerdicts(tap, entry: you)[3])
+    }
+
     @Test("fewer than two points: no candidates")
     func tooShort() {
         let decoder = SwipeDecoder(dictionary: SwipeFixture.dictionary(Self.words))
@@ -254,6 +276,8 @@ struct SwipeGeneratorTests {
         }
         // These test words are longer than the average swiped word (about a second each).
         #expect((0.5 ... 2.0).contains(stats[6].median), "duration \(stats[6].median)")
+        // One slowdown per inner key, as real swipes have (none without the generator's dwell).
+        #expect(stats[7].name == "slowdowns per inner key" && (0.5 ... 1.5).contains(stats[7].median), "\(stats[7])")
     }
 
     @Test("the same seed gives the same swipe")

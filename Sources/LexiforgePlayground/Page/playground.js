@@ -175,7 +175,7 @@ function layoutPoint(event) {
   const p = svg.createSVGPoint();
   p.x = event.clientX; p.y = event.clientY;
   const q = p.matrixTransform(svg.getScreenCTM().inverse());
-  return { x: q.x, y: q.y };
+  return { x: q.x, y: q.y, t: event.timeStamp };
 }
 
 function drawTrace() {
@@ -228,7 +228,10 @@ async function swipe(trace) {
   const answers = await Promise.all(panes.map(async pane => {
     const list = $(".candidates", pane.node);
     try {
-      const answer = await api(`/api/stores/${pane.id}/swipe`, { points: trace, text, limit: 5 });
+      const points = trace.map(p => ({ x: p.x, y: p.y }));
+      let last = trace[0].t;
+      const times = trace.map(p => (last = Math.max(last, p.t)) - trace[0].t);   // ms since the touch, never decreasing
+      const answer = await api(`/api/stores/${pane.id}/swipe`, { points, times, text, limit: 5 });
       list.replaceChildren();
       for (const c of answer.candidates) {
         const item = el("li", { "data-word": c.word }, c.word);

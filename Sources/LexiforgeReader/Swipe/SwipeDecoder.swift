@@ -30,6 +30,12 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     public var lengthA = 0.0
     public var lengthB = 8.0
     public var lengthC = 1.2
+    /// A tap (a swipe shorter than `tapLength`) says nothing of its word's length: people tap a
+    /// key where a swipe was asked for, or their finger never moves for a short word ("you" as a
+    /// touch on "y"). A tap's upper bound is at least `tapLengthBound` (default: none, taps skip
+    /// the upper bound; the start and end filters still hold them to words near the touch).
+    public var tapLength = 0.3
+    public var tapLengthBound = Double.infinity
 
     /// Locality constraint (2.2.3): a point whose distance along the swipe is s may map to a segment
     /// of the perfect swipe spanning [a, b] along it only when low·a − slack ≤ s ≤ high·b + slack.
@@ -118,6 +124,8 @@ public struct SwipeCandidate: Sendable, Equatable, CustomStringConvertible {
         public var start = 0.0, end = 0.0
         /// Keys in the word's key path (repeats collapsed).
         public var keys = 0
+        /// ``SwipeDwell/terms(keys:)`` of the word (reranked candidates of a swipe with times).
+        public var dwell = 0.0, dwellWorst = 0.0, dwellCorners = 0.0
     }
     public var terms = Terms()
 
@@ -229,7 +237,9 @@ public struct SwipeDecoder: Sendable {
 
     @inline(__always) func lengthKeeps(_ swipe: PreparedSwipe, _ i: Int) -> Bool {
         let l = Double(dictionary.length[i])
-        return l >= options.lengthA * swipe.length - options.lengthC && l <= options.lengthB * swipe.length + options.lengthC
+        var upper = options.lengthB * swipe.length + options.lengthC
+        if swipe.length < options.tapLength { upper = max(upper, options.tapLengthBound) }
+        return l >= options.lengthA * swipe.length - options.lengthC && l <= upper
     }
 
     /// The entries passing all four filters, in thesis order, and the count after each.
@@ -270,16 +280,22 @@ public struct SwipeDecoder: Sendable {
     /// ``SwipeDecoderOptions/shortlist`` rescored with segment DTW.
     /// - Complexity: O(F · P) for F filtered words and P resampled points, plus O(S · N · K) DTW
     ///   for the S shortlisted words, N kept points and K segments per word.
-    public func decode(_ raw: [SwipePoint], context: ContextDistribution?, contextFit: Double? = nil) -> SwipeDecoding {
+    ///
+    /// `times` (milliseconds, one per point) let the reranker see where the swipe slows down
+    /// (``SwipeDwell``: people slow at the keys they mean); without them it ranks by the path alone.
+    public func decode(_ raw: [SwipePoint], times: [Double]? = nil, context: ContextDistribution?, contextFit: Double? = nil) -> SwipeDecoding {
         guard let gate = options.contextGate, let contextFit, contextFit < gate else {
-            return decodeWeighted(raw, context: context, contextFit: contextFit)
+            return decodeWeighted(raw, times: times, context: context, contextFit: contextFit)
         }
         var decoder = self
         decoder.options.contextWeight = options.contextWeightLow
-        return decoder.decodeWeighted(raw, context: context, contextFit: contextFit)
+        return decoder.decodeWeighted(raw, times: times, context: context, contextFit: contextFit)
     }
 
-    func decodeWeighted(_ raw: [SwipePoint], context: ContextDistribution?, contextFit: Double?) -> SwipeDecoding {
+    /// Decodes one swipe with its points' times (milliseconds) and no context.
+    public func decode(_ raw: [SwipePoint], times: [Double]) -> SwipeDecoding { decode(raw, times: times, context: nil) }
+
+    func decodeWeighted(_ raw: [SwipePoint], times: [Double]?, context: ContextDistribution?, contextFit: Double?) -> SwipeDecoding {
         guard let swipe = prepare(raw) else { return SwipeDecoding(candidates: [], points: 0, afterFilter: [0, 0, 0, 0]) }
         let (entries, counts) = filter(swipe)
         var decoding = SwipeDecoding(candidates: [], points: swipe.points.count, afterFilter: counts)
@@ -339,8 +355,18 @@ public struct SwipeDecoder: Sendable {
         let byPath = shortlist.sorted { dictionary.path(Int($0.entry)).lexicographicallyPrecedes(dictionary.path(Int($1.entry))) }
         let scored = score(swipe, byPath[...])
         if options.reranks {
-            let reranker = context == nil ? SwipeReranker.withoutContext : SwipeReranker.withContext
-            decoding.candidates = Array(reranker.rerank(scored.top, fit: contextFit ?? 0).prefix(options.limit))
+            var top = scored.top
+            let dwell = times.map { SwipeDwell(points: raw, times: $0, verticalOffset: options.verticalOffset) }
+            let timed = dwell?.available == true
+            if let dwell, timed {
+                for k in top.indices {
+                    guard let i = dictionary.index(of: top[k].word) else { continue }
+                    let d = dwell.terms(keys: dictionary.path(i).map { centres[Int($0)] })
+                    top[k].terms.dwell = d.unexplained; top[k].terms.dwellWorst = d.worst; top[k].terms.dwellCorners = d.corners
+                }
+            }
+            let reranker = SwipeReranker.fitted(context: context != nil, timed: timed)
+            decoding.candidates = Array(reranker.rerank(top, fit: contextFit ?? 0).prefix(options.limit))
         } else {
             decoding.candidates = scored.top
         }

@@ -7,6 +7,9 @@ def load(path=os.environ.get("DUMP", "/tmp/swipe-rerank/dump.tsv")):
     else:
         d = np.loadtxt(path, delimiter="\t", skiprows=1)
         np.save(npy, d)
+    with open(path) as f:
+        header = f.readline().strip().split("\t")
+    COLS[:] = header   # dumps since 2026-11-26 add the SwipeDwell terms
     D = {c: d[:, i] for i, c in enumerate(COLS)}
     samp = D["sample"].astype(np.int64)
     starts = np.flatnonzero(np.r_[True, samp[1:] != samp[:-1]])
