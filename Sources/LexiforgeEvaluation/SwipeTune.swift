@@ -124,18 +124,15 @@ public enum SwipeTune {
             guard session.matchIndex[SwipeEval.matchKey(word)] != nil else { continue }
             let (decoder, result, _, _) = try session.decode(t)
             let key = SwipeEval.matchKey(word)
-            let dwell = SwipeDwell(points: t.points, times: t.times, verticalOffset: options.verticalOffset)
-            let centres = decoder.dictionary.layout.keys.map(\.centre)
-            let terms = result.candidates.map { c in
-                var term = Term(location: c.location, shape: c.shape, cost: c.cost.isFinite ? c.cost : 1e3,
+            // The reranker is off here; the dump carries the dwell terms it would read.
+            let candidates = decoder.addingDwellTerms(result.candidates, decoder.dwell(t.points, times: t.times))
+            let terms = candidates.map { c in
+                Term(location: c.location, shape: c.shape, cost: c.cost.isFinite ? c.cost : 1e3,
                      lexicon: Double(c.frequency - 255) * log(1.15), lm: c.contextLogProbability ?? 0,
                      start: c.terms.start, end: c.terms.end, length: c.terms.lengthLogRatio * c.terms.lengthLogRatio,
                      missed: c.terms.missed, truth: SwipeEval.matchKey(c.word) == key,
-                     keys: session.base.index(of: c.word).map { session.base.path($0).count } ?? 0)
-                if let i = decoder.dictionary.index(of: c.word) {
-                    term.dwell = dwell.terms(keys: decoder.dictionary.path(i).map { centres[Int($0)] })
-                }
-                return term
+                     keys: session.base.index(of: c.word).map { session.base.path($0).count } ?? 0,
+                     dwell: (c.terms.dwell, c.terms.dwellWorst, c.terms.dwellCorners))
             }
             samples.append(Sample(fold: fold(t), terms: terms, hasTruth: terms.contains { $0.truth },
                                   contextFit: try t.context.flatMap { try session.contextFit($0) }))

@@ -12,7 +12,7 @@ public struct SwipeDwell: Sendable {
 
     public init(points raw: [SwipePoint], times: [Double], verticalOffset: Double = 0) {
         let n = min(raw.count, times.count)
-        guard n >= 7, let first = times.first, let last = times[n - 1] as Double?, last > first else { return }
+        guard n >= 7, times[n - 1] > times[0] else { return }
         available = true
         let p = (0 ..< n).map { SwipePoint(x: raw[$0].x, y: raw[$0].y - verticalOffset) }
         var along = [0.0]

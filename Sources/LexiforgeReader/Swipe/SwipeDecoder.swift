@@ -356,15 +356,9 @@ public struct SwipeDecoder: Sendable {
         let scored = score(swipe, byPath[...])
         if options.reranks {
             var top = scored.top
-            let dwell = times.map { SwipeDwell(points: raw, times: $0, verticalOffset: options.verticalOffset) }
+            let dwell = times.map { self.dwell(raw, times: $0) }
             let timed = dwell?.available == true
-            if let dwell, timed {
-                for k in top.indices {
-                    guard let i = dictionary.index(of: top[k].word) else { continue }
-                    let d = dwell.terms(keys: dictionary.path(i).map { centres[Int($0)] })
-                    top[k].terms.dwell = d.unexplained; top[k].terms.dwellWorst = d.worst; top[k].terms.dwellCorners = d.corners
-                }
-            }
+            if let dwell, timed { top = addingDwellTerms(top, dwell) }
             let reranker = SwipeReranker.fitted(context: context != nil, timed: timed)
             decoding.candidates = Array(reranker.rerank(top, fit: contextFit ?? 0).prefix(options.limit))
         } else {
@@ -373,6 +367,24 @@ public struct SwipeDecoder: Sendable {
         decoding.columnsComputed = scored.computed
         decoding.columnsReused = scored.reused
         return decoding
+    }
+
+    /// Where the swipe `raw` slows down, its points read as the decoder reads them
+    /// (``SwipeDecoderOptions/verticalOffset`` higher).
+    public func dwell(_ raw: [SwipePoint], times: [Double]) -> SwipeDwell {
+        SwipeDwell(points: raw, times: times, verticalOffset: options.verticalOffset)
+    }
+
+    /// `candidates` with the dwell terms of their words' key paths (``SwipeDwell/terms(keys:)``).
+    public func addingDwellTerms(_ candidates: [SwipeCandidate], _ dwell: SwipeDwell) -> [SwipeCandidate] {
+        let centres = dictionary.layout.keys.map(\.centre)
+        return candidates.map { c in
+            guard let i = dictionary.index(of: c.word) else { return c }
+            var c = c
+            let d = dwell.terms(keys: dictionary.path(i).map { centres[Int($0)] })
+            (c.terms.dwell, c.terms.dwellWorst, c.terms.dwellCorners) = (d.unexplained, d.worst, d.corners)
+            return c
+        }
     }
 
     /// A word that passed the cheap stage, with the terms it was scored by there.
