@@ -8,8 +8,9 @@ import LexiforgeStoreWriter
 public enum LangidData {
     /// Reads every line; a line without a tab or with an empty code or sentence is reported as
     /// file:line, all of them, and nothing is returned unless every line is good. Blank lines are skipped.
-    public static func read(_ path: String) throws -> (samples: [LanguageSample], summary: CorpusFileSummary) {
+    public static func read(_ path: String) throws -> (samples: [LanguageSample], summary: CorpusFileSummary, lines: [Int]) {
         var samples: [LanguageSample] = []
+        var lines: [Int] = []
         var problems: [String] = []
         var badLines = 0
         var number = 0
@@ -29,10 +30,11 @@ public enum LangidData {
                 return
             }
             samples.append(LanguageSample(language: code, text: text))
+            lines.append(number)
         }
         if badLines > problems.count { problems.append("\(path): \(badLines - problems.count) more bad lines") }
         if !problems.isEmpty { throw PipelineError(problems) }
-        return (samples, summary)
+        return (samples, summary, lines)
     }
 }
 
@@ -81,7 +83,7 @@ public enum LangidTrain {
         var problems: [String] = []
         for path in config.inputs {
             do {
-                let (read, summary) = try LangidData.read(path)
+                let (read, summary, _) = try LangidData.read(path)
                 problems += ModelBuild.shaMismatches([(path, summary.sha256)], expected: config.expectedSHA256)
                 samples += read
                 inputs.append(["file": URL(fileURLWithPath: path).lastPathComponent, "sha256": summary.sha256, "bytes": summary.storedBytes])
@@ -130,26 +132,46 @@ public struct LangidEvaluation: Sendable {
     /// Sentences per second (whole sentences, one thread), wall clock and per CPU second.
     public var sentencesPerSecond: Double
     public var sentencesPerCPUSecond: Double
+    /// The first misclassified sentences, in file order (`--misses`).
+    public var misses: [Miss] = []
+
+    /// A sentence read as another language (or as none).
+    public struct Miss: Sendable, Equatable {
+        public var line: Int
+        public var language: String
+        public var predicted: String
+        public var text: String
+        public init(line: Int, language: String, predicted: String, text: String) {
+            (self.line, self.language, self.predicted, self.text) = (line, language, predicted, text)
+        }
+    }
 
     public func render() -> String {
-        whole.render(title: "accuracy") + "\n" + String(format: "first %d characters: accuracy %.2f%% (%d of %d)",
+        misses.map { "  miss: line \($0.line): \($0.language) → \($0.predicted): \($0.text)\n" }.joined()
+            + whole.render(title: "accuracy") + "\n" + String(format: "first %d characters: accuracy %.2f%% (%d of %d)",
                                                          LanguageIDScore.shortLength, short.accuracy * 100, short.correct, short.total)
             + "\nper language, first \(LanguageIDScore.shortLength) characters: "
             + short.labels.indices.map { String(format: "%@ %.1f%%", short.labels[$0] as NSString, short.recall($0) * 100) }.joined(separator: ", ")
             + String(format: "\nspeed: %.0f sentences/s wall clock, %.0f sentences per CPU second", sentencesPerSecond, sentencesPerCPUSecond)
     }
 
-    public static func run(storePath: String, tsv: String, constraints: [String], timingPasses: Int = 1) throws -> LangidEvaluation {
+    public static func run(storePath: String, tsv: String, constraints: [String], timingPasses: Int = 1, misses listed: Int = 0) throws -> LangidEvaluation {
         var recognizer = try LanguageRecognizer(store: TrainedStore(path: storePath))
         try recognizer.setLanguageConstraints(constraints)
-        let samples = try LangidData.read(tsv).samples
+        let data = try LangidData.read(tsv)
+        let samples = data.samples
+        var misses: [Miss] = []
         var labels = recognizer.languages
         for s in samples where !labels.contains(s.language) { labels.append(s.language) }
         labels.append("(none)")
         let id = Dictionary(uniqueKeysWithValues: labels.enumerated().map { ($1, $0) })
         var whole = ConfusionReport(labels: labels), short = ConfusionReport(labels: labels)
-        for s in samples {
-            whole.matrix[id[s.language]!][id[recognizer.dominantLanguage(for: s.text) ?? "(none)"]!] += 1
+        for (n, s) in samples.enumerated() {
+            let predicted = recognizer.dominantLanguage(for: s.text) ?? "(none)"
+            whole.matrix[id[s.language]!][id[predicted]!] += 1
+            if predicted != s.language && misses.count < listed {
+                misses.append(Miss(line: data.lines[n], language: s.language, predicted: predicted, text: s.text))
+            }
             let head = LanguageIDTrainer.prefix(s.text, characters: LanguageIDScore.shortLength)
             short.matrix[id[s.language]!][id[recognizer.dominantLanguage(for: head) ?? "(none)"]!] += 1
         }
@@ -163,7 +185,7 @@ public struct LangidEvaluation: Sendable {
         precondition(agree == whole.correct * max(1, timingPasses))
         let n = Double(samples.count * max(1, timingPasses))
         return LangidEvaluation(whole: whole, short: short, sentencesPerSecond: n / max(seconds, 1e-9),
-                                sentencesPerCPUSecond: n / max(cpu, 1e-9))
+                                sentencesPerCPUSecond: n / max(cpu, 1e-9), misses: misses)
     }
 }
 

@@ -169,6 +169,9 @@ struct EvalLangid: ParsableCommand {
     @Option(help: "Languages to choose from, comma-separated (default: all the store knows).")
     var constraints: String?
 
+    @Option(help: "How many misclassified sentences to list (file:line, language, what was read).")
+    var misses = 0
+
     @Option(help: .hidden)
     var timingPasses = 1
 
@@ -176,7 +179,7 @@ struct EvalLangid: ParsableCommand {
         try runReportingErrors {
             let result = try LangidEvaluation.run(storePath: store, tsv: tsv,
                                                   constraints: constraints.map { $0.split(separator: ",").map(String.init) } ?? [],
-                                                  timingPasses: timingPasses)
+                                                  timingPasses: timingPasses, misses: misses)
             print(result.render())
         }
     }

@@ -228,6 +228,23 @@ struct ClassifyTests {
         #expect(throws: LanguageHintError.self) { try recognizer.setLanguageHints(["en": 1.5]) }
     }
 
+    @Test("eval langid --misses lists the misread sentences with their file line (blank lines counted)")
+    func langidMisses() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("langid.sqlite")
+        try StoreWriter.write(languageID: try Self.tinyLanguageModel(), meta: ["langid": "{\"max_order\":5,\"bucket_bits\":12,\"words\":true}"],
+                              to: AtomicStoreFile.prepare(path: path))
+        // Line 3 is French labelled English, line 4 has no letters (read as no language).
+        let tsv = folder.file("dev.tsv")
+        try "en\tthe cat is on the mat\n\nen\tle chat est sur le tapis\nfr\t?!\nfr\tle chat\n".write(toFile: tsv, atomically: true, encoding: .utf8)
+        let all = try LangidEvaluation.run(storePath: path, tsv: tsv, constraints: [], misses: 10)
+        #expect(all.misses == [.init(line: 3, language: "en", predicted: "fr", text: "le chat est sur le tapis"),
+                               .init(line: 4, language: "fr", predicted: "(none)", text: "?!")])
+        #expect(all.render().hasPrefix("  miss: line 3: en → fr: le chat est sur le tapis\n  miss: line 4: fr → (none): ?!\n"))
+        #expect(try LangidEvaluation.run(storePath: path, tsv: tsv, constraints: [], misses: 1).misses.count == 1)
+        #expect(try LangidEvaluation.run(storePath: path, tsv: tsv, constraints: []).misses.isEmpty)
+    }
+
     @Test("language-ID training is deterministic")
     func langidDeterministic() throws {
         #expect(try Self.tinyLanguageModel() == Self.tinyLanguageModel())
