@@ -29,7 +29,28 @@ struct SwipeRerankerTests {
         #expect(abs(f[5] + 0.01) < 1e-15)           // −(ln ratio)²
         #expect(f[7] == 0 && f[8] == -1.0 && f[12] == 4)
         #expect(f[16] == -0.5 && f[18] == -0.1)      // −√cost, −|ln ratio|
-        #expect(Array(f[20...]) == [-2, -2, 0, 4, 10, -0.5])   // lm, gated lm, lm·lex, lm², lm·fit, lm·cost
+        #expect(Array(f[20 ..< 26]) == [-2, -2, 0, 4, 10, -0.5])   // lm, gated lm, lm·lex, lm², lm·fit, lm·cost
+        var matched = c
+        (matched.terms.keyMatch, matched.terms.keyMatchWorst) = (0.25, 1)
+        // The key-match terms: −mean, −√mean, −worst, −√worst, −mean·keys, −worst·keys.
+        #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: -5)[26...]) == [-0.25, -0.5, -1, -1, -1, -4])
+        #expect(Array(SwipeReranker.features(of: matched, lm: nil, fit: 0)[20...]) == [-0.25, -0.5, -1, -1, -1, -4])
+    }
+
+    @Test("key match worked out by hand: keys in order pay their distance; keys out of order pay for it")
+    func keyMatchByHand() {
+        let (points, _) = Self.slowInTheMiddle()     // (0, 0) to (4, 0), a point every 0.1
+        let match = SwipeKeyMatch(points: points)
+        // (2, 1) is matched to (2, 0), 1 away; the ends lie on the swipe.
+        let inOrder = match.terms(keys: [SwipePoint(x: 0, y: 0), SwipePoint(x: 2, y: 1), SwipePoint(x: 4, y: 0)])
+        #expect(abs(inOrder.mean - 1.0 / 3) < 1e-12 && abs(inOrder.worst - 1) < 1e-12)
+        // Backwards: both keys on one point at best, x = 2, each 2 away.
+        let reversed = match.terms(keys: [SwipePoint(x: 4, y: 0), SwipePoint(x: 0, y: 0)])
+        #expect(abs(reversed.mean - 4) < 1e-12 && abs(reversed.worst - 4) < 1e-12)
+        // The largest distance is capped at 9 key widths².
+        let far = match.terms(keys: [SwipePoint(x: 0, y: 0), SwipePoint(x: 2, y: 5)])
+        #expect(abs(far.mean - 12.5) < 1e-12 && far.worst == 9)
+        #expect(SwipeKeyMatch(points: []).terms(keys: [SwipePoint(x: 0, y: 0)]) == (0, 0))
     }
 
     @Test("a hidden layer adds output · tanh(bias + weights · features) per unit, worked out by hand")
@@ -74,6 +95,12 @@ struct SwipeRerankerTests {
             #expect(reranked.map(\.word) == reranker.rerank(plain, fit: fit ?? 0).map(\.word))
             #expect(reranked.map(\.score) == reranked.map { reranker.score($0, lm: $0.contextLogProbability, fit: fit ?? 0) })
             #expect(reranked.allSatisfy { $0.terms.keys == dictionary.path(dictionary.index(of: $0.word)!).count })
+            let match = SwipeKeyMatch(points: points.map { SwipePoint(x: $0.x, y: $0.y - SwipeDecoderOptions().verticalOffset) })
+            let centres = dictionary.layout.keys.map(\.centre)
+            #expect(reranked.allSatisfy { c in
+                let m = match.terms(keys: dictionary.path(dictionary.index(of: c.word)!).map { centres[Int($0)] })
+                return c.terms.keyMatch == m.mean && c.terms.keyMatchWorst == m.worst
+            })
         }
     }
 

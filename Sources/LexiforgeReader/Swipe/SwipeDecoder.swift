@@ -126,6 +126,9 @@ public struct SwipeCandidate: Sendable, Equatable, CustomStringConvertible {
         public var keys = 0
         /// ``SwipeDwell/terms(keys:)`` of the word (reranked candidates of a swipe with times).
         public var dwell = 0.0, dwellWorst = 0.0, dwellCorners = 0.0
+        /// ``SwipeKeyMatch/terms(keys:)`` of the word: its keys matched to the swipe's points in
+        /// order, the mean and the largest squared distance (reranked candidates).
+        public var keyMatch = 0.0, keyMatchWorst = 0.0
     }
     public var terms = Terms()
 
@@ -333,7 +336,6 @@ public struct SwipeDecoder: Sendable {
             let path = dictionary.path(i)
             let first = centres[Int(path[path.startIndex])], last = centres[Int(path[path.endIndex - 1])]
             let startSquared = first.distance(to: head) * first.distance(to: head), endSquared = last.distance(to: tail) * last.distance(to: tail)
-            let endpoints = startSquared + endSquared
             let ratio = log((swipe.length + 1) / (Double(dictionary.length[i]) + 1))
             let quick = prior.score - options.startWeight * startSquared - options.endWeight * endSquared - options.lengthWeight * ratio * ratio
             if shortlist.count == size && quick <= floor { continue }
@@ -342,7 +344,7 @@ public struct SwipeDecoder: Sendable {
             let score = quick - options.locationWeight * location - options.shapeWeight * shape
             if shortlist.count == size && score <= floor { continue }
             shortlist.append(Shortlisted(entry: e, score: score, location: location, shape: shape, lm: prior.lm,
-                                         terms: SwipeCandidate.Terms(endpoints: endpoints, lengthLogRatio: ratio, start: startSquared, end: endSquared)))
+                                         start: startSquared, end: endSquared, lengthLogRatio: ratio))
             if shortlist.count > 2 * size {
                 shortlist.sort { $0.score > $1.score }
                 shortlist.removeLast(shortlist.count - size)
@@ -355,7 +357,7 @@ public struct SwipeDecoder: Sendable {
         let byPath = shortlist.sorted { dictionary.path(Int($0.entry)).lexicographicallyPrecedes(dictionary.path(Int($1.entry))) }
         let scored = score(swipe, byPath[...])
         if options.reranks {
-            var top = scored.top
+            var top = addingKeyMatchTerms(scored.top, keyMatch(raw))
             let dwell = times.map { self.dwell(raw, times: $0) }
             let timed = dwell?.available == true
             if let dwell, timed { top = addingDwellTerms(top, dwell) }
@@ -387,13 +389,31 @@ public struct SwipeDecoder: Sendable {
         }
     }
 
+    /// The swipe `raw` read as the decoder reads it, for matching words' keys to its points.
+    public func keyMatch(_ raw: [SwipePoint]) -> SwipeKeyMatch { SwipeKeyMatch(points: finite(raw)) }
+
+    /// `candidates` with the key-match terms of their words' key paths (``SwipeKeyMatch/terms(keys:)``).
+    public func addingKeyMatchTerms(_ candidates: [SwipeCandidate], _ match: SwipeKeyMatch) -> [SwipeCandidate] {
+        let centres = dictionary.layout.keys.map(\.centre)
+        return candidates.map { c in
+            guard let i = dictionary.index(of: c.word) else { return c }
+            var c = c
+            (c.terms.keyMatch, c.terms.keyMatchWorst) = match.terms(keys: dictionary.path(i).map { centres[Int($0)] })
+            return c
+        }
+    }
+
     /// A word that passed the cheap stage, with the terms it was scored by there.
     struct Shortlisted {
         var entry: Int32
         var score: Double
         var location: Double, shape: Double
         var lm: Double?
-        var terms: SwipeCandidate.Terms
+        /// The cheap stage's terms (kept small: the shortlist is sorted as it grows).
+        var start: Double, end: Double, lengthLogRatio: Double
+        var terms: SwipeCandidate.Terms {
+            SwipeCandidate.Terms(endpoints: start + end, lengthLogRatio: lengthLogRatio, start: start, end: end)
+        }
     }
 
     /// frequencyWeight · ln p(word), or with a context the weighted lexicon prior plus
