@@ -9,14 +9,19 @@ import LexiforgeFormat
 /// log-normal draw of length / ideal length, lands a little below the key centres, and is sampled
 /// at about 60 points per second over about a second per word. Defaults are calibrated on the
 /// real development swipes (``SwipeStatistics/reference``), including how hard they are to decode:
-/// synthetic swipes of the same words decode within two points of the real ones
+/// synthetic swipes of the same words decode within two points of the real ones, top-1 and top-4
 /// (`lexiforge swipe generate --compare REAL --same-words`).
 public struct SwipeGenerator: Sendable {
     public struct Parameters: Sendable {
         /// Log-normal offsets of the first, inner and last touch from the key centre (median, key
         /// widths; sigma of the logarithm).
         public var startOffsetMedian = 0.24, startOffsetSigma = 0.6
-        public var innerOffsetMedian = 0.55, innerOffsetSigma = 0.6
+        public var innerOffsetMedian = 0.25, innerOffsetSigma = 0.6
+        /// Sigma of a per-swipe log-normal factor on the inner offsets: some swipes pass close to
+        /// every key, some cut every corner (0: every swipe alike). With the inner median, fitted
+        /// so the slowdowns lie as near the keys as in real swipes and same-word synthetic swipes
+        /// decode about as well as the real ones (docs/swipe.md).
+        public var innerSwipeSigma = 0.7
         public var endOffsetMedian = 0.41, endOffsetSigma = 0.7
         /// Touches land this many key heights below the centres.
         public var touchBelow = 0.1
@@ -57,10 +62,11 @@ public struct SwipeGenerator: Sendable {
             return SwipePoint(x: r * cos(a), y: r * sin(a))
         }
         var corners: [SwipePoint] = []
+        let care = p.innerSwipeSigma > 0 ? exp(p.innerSwipeSigma * rng.normal()) : 1
         for (i, k) in keys.enumerated() {
             let key = layout.keys[Int(k)]
             let o = i == 0 ? offset(p.startOffsetMedian, p.startOffsetSigma)
-                : i == keys.count - 1 ? offset(p.endOffsetMedian, p.endOffsetSigma) : offset(p.innerOffsetMedian, p.innerOffsetSigma)
+                : i == keys.count - 1 ? offset(p.endOffsetMedian, p.endOffsetSigma) : offset(p.innerOffsetMedian * care, p.innerOffsetSigma)
             corners.append(SwipePoint(x: key.centre.x + o.x, y: key.centre.y + p.touchBelow * key.height + o.y))
         }
         if keys.count == 1 {
@@ -178,6 +184,7 @@ public struct SwipeStatistics: Sendable {
         ("duration (s)", 1.05, 0.21, 4.59),
         ("slowdowns per inner key", 1.00, 0.00, 2.00),
         ("slowdown to nearest key (kw)", 0.39, 0.10, 1.05),
+        ("keys matched in order, rms (kw)", 0.26, 0.11, 0.79),
     ]
 
     /// Measures swipes (points in layout units, times in ms) of key paths on `layout`.
@@ -185,11 +192,11 @@ public struct SwipeStatistics: Sendable {
         summaries = Self.summarise(Self.values(swipes: swipes, layout: layout))
     }
 
-    /// The raw values of the nine measures.
+    /// The raw values of the ten measures.
     static func values(swipes: [(keys: [UInt8], points: [SwipePoint], times: [Double])], layout: SwipeLayout) -> [[Double]] {
         var ratio: [Double] = [], start: [Double] = [], end: [Double] = [], direction: [Double] = []
         var below: [Double] = [], rate: [Double] = [], duration: [Double] = []
-        var slowdowns: [Double] = [], slowdownDistance: [Double] = []
+        var slowdowns: [Double] = [], slowdownDistance: [Double] = [], keyMatch: [Double] = []
         for s in swipes where s.points.count >= 2 {
             let first = layout.keys[Int(s.keys[0])], last = layout.keys[Int(s.keys[s.keys.count - 1])]
             let along = SwipeGenerator.cumulative(s.points)
@@ -208,6 +215,8 @@ public struct SwipeStatistics: Sendable {
                     for d in dwell.points { slowdownDistance.append(centres.map { $0.distance(to: d) }.min()!) }
                 }
             }
+            // The word's keys matched to the points in order (``SwipeKeyMatch``, as the reranker reads it).
+            keyMatch.append(SwipeKeyMatch(points: s.points).terms(keys: s.keys.map { layout.keys[Int($0)].centre }).mean.squareRoot())
             guard s.keys.count >= 2 else { continue }
             let f = SwipeFeatures(keys: s.keys, layout: layout)
             if f.length > 0 { ratio.append(along.last! / f.length) }
@@ -218,13 +227,13 @@ public struct SwipeStatistics: Sendable {
                 direction.append(d * 180 / .pi)
             }
         }
-        return [ratio, start, end, direction, below, rate, duration, slowdowns, slowdownDistance]
+        return [ratio, start, end, direction, below, rate, duration, slowdowns, slowdownDistance, keyMatch]
     }
 
     static func summarise(_ values: [[Double]]) -> [Summary] {
         let names = ["length ratio", "start offset (kw)", "end offset (kw)", "start direction deviation (deg)",
                      "touch below centre (key heights)", "points per second", "duration (s)",
-                     "slowdowns per inner key", "slowdown to nearest key (kw)"]
+                     "slowdowns per inner key", "slowdown to nearest key (kw)", "keys matched in order, rms (kw)"]
         return zip(names, values).map { name, values in
             let v = values.sorted()
             func q(_ p: Double) -> Double { v.isEmpty ? .nan : v[min(v.count - 1, Int(p * Double(v.count - 1) + 0.5))] }
@@ -246,10 +255,10 @@ public struct SwipeStatistics: Sendable {
 
     /// Measures swipes that come on several geometries.
     init(pooled groups: [([(keys: [UInt8], points: [SwipePoint], times: [Double])], SwipeLayout)]) {
-        var values = [[Double]](repeating: [], count: 9)
+        var values: [[Double]] = []
         for (group, layout) in groups {
             let raw = SwipeStatistics.values(swipes: group, layout: layout)
-            for k in 0 ..< 9 { values[k] += raw[k] }
+            if values.isEmpty { values = raw } else { for k in raw.indices { values[k] += raw[k] } }
         }
         summaries = SwipeStatistics.summarise(values)
     }

@@ -278,6 +278,25 @@ struct SwipeGeneratorTests {
         #expect((0.5 ... 2.0).contains(stats[6].median), "duration \(stats[6].median)")
         // One slowdown per inner key, as real swipes have (none without the generator's dwell).
         #expect(stats[7].name == "slowdowns per inner key" && (0.5 ... 1.5).contains(stats[7].median), "\(stats[7])")
+        // The keys pass close by, in order (real swipes: 0.26 kw median, 0.11-0.79).
+        #expect(stats[9].name == "keys matched in order, rms (kw)" && (0.2 ... 0.5).contains(stats[9].median), "\(stats[9])")
+    }
+
+    @Test("the per-swipe factor on inner offsets makes some swipes careful and some sloppy")
+    func perSwipeCare() {
+        func spread(_ sigma: Double) -> Double {
+            var parameters = SwipeGenerator.Parameters()
+            parameters.innerSwipeSigma = sigma
+            var generator = SwipeGenerator(layout: .qwerty, seed: 7, parameters: parameters)
+            let swipes = (0 ..< 400).map { i -> (keys: [UInt8], points: [SwipePoint], times: [Double]) in
+                let keys = SwipeLayout.qwerty.keyPath(of: Self.words[i % Self.words.count])!
+                let s = generator.swipe(keys: keys)
+                return (keys, s.points, s.times)
+            }
+            let match = SwipeStatistics(swipes: swipes, layout: .qwerty).summaries[9]
+            return match.p95 / match.p5
+        }
+        #expect(spread(1.2) > 1.2 * spread(0))
     }
 
     @Test("the same seed gives the same swipe")
