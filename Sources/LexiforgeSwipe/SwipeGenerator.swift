@@ -192,6 +192,11 @@ public struct SwipeStatistics: Sendable {
         summaries = Self.summarise(Self.values(swipes: swipes, layout: layout))
     }
 
+    /// The measures, in the order of ``summaries``.
+    static let measures = ["length ratio", "start offset (kw)", "end offset (kw)", "start direction deviation (deg)",
+                           "touch below centre (key heights)", "points per second", "duration (s)",
+                           "slowdowns per inner key", "slowdown to nearest key (kw)", "keys matched in order, rms (kw)"]
+
     /// The raw values of the ten measures.
     static func values(swipes: [(keys: [UInt8], points: [SwipePoint], times: [Double])], layout: SwipeLayout) -> [[Double]] {
         var ratio: [Double] = [], start: [Double] = [], end: [Double] = [], direction: [Double] = []
@@ -231,10 +236,7 @@ public struct SwipeStatistics: Sendable {
     }
 
     static func summarise(_ values: [[Double]]) -> [Summary] {
-        let names = ["length ratio", "start offset (kw)", "end offset (kw)", "start direction deviation (deg)",
-                     "touch below centre (key heights)", "points per second", "duration (s)",
-                     "slowdowns per inner key", "slowdown to nearest key (kw)", "keys matched in order, rms (kw)"]
-        return zip(names, values).map { name, values in
+        return zip(measures, values).map { name, values in
             let v = values.sorted()
             func q(_ p: Double) -> Double { v.isEmpty ? .nan : v[min(v.count - 1, Int(p * Double(v.count - 1) + 0.5))] }
             return Summary(name: name, median: q(0.5), p5: q(0.05), p95: q(0.95), count: v.count)
@@ -255,10 +257,10 @@ public struct SwipeStatistics: Sendable {
 
     /// Measures swipes that come on several geometries.
     init(pooled groups: [([(keys: [UInt8], points: [SwipePoint], times: [Double])], SwipeLayout)]) {
-        var values: [[Double]] = []
+        var values = [[Double]](repeating: [], count: Self.measures.count)
         for (group, layout) in groups {
             let raw = SwipeStatistics.values(swipes: group, layout: layout)
-            if values.isEmpty { values = raw } else { for k in raw.indices { values[k] += raw[k] } }
+            for k in values.indices { values[k] += raw[k] }
         }
         summaries = SwipeStatistics.summarise(values)
     }

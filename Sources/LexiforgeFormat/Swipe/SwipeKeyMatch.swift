@@ -8,7 +8,8 @@ import Foundation
 /// between them wanders (corners cut, curves); a word with a key the swipe never came near, or
 /// came near only out of order, does not.
 ///
-/// Points are read as the decoder reads them (``SwipeDecoderOptions/verticalOffset`` higher).
+/// The points are used as given (layout units); the decoder's `keyMatch(_:)` first reads them
+/// as it reads every point (its vertical touch offset applied).
 /// - Complexity: O(keys · points) time and memory per word.
 public struct SwipeKeyMatch: Sendable {
     public let points: [SwipePoint]
