@@ -127,8 +127,8 @@ public enum SwipeTune {
             let (decoder, result, _, _) = try session.decode(t)
             let key = SwipeEval.matchKey(word)
             // The reranker is off here; the dump carries the key-match and dwell terms it would read.
-            let candidates = decoder.addingDwellTerms(decoder.addingKeyMatchTerms(result.candidates, decoder.keyMatch(t.points)),
-                                                      decoder.dwell(t.points, times: t.times))
+            let candidates = decoder.addingRerankTerms(result.candidates, keyMatch: decoder.keyMatch(t.points),
+                                                       dwell: decoder.dwell(t.points, times: t.times))
             let terms = candidates.map { c in
                 Term(location: c.location, shape: c.shape, cost: c.cost.isFinite ? c.cost : 1e3,
                      lexicon: Double(c.frequency - 255) * log(1.15), lm: c.contextLogProbability ?? 0,

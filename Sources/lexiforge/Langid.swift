@@ -169,7 +169,7 @@ struct EvalLangid: ParsableCommand {
     @Option(help: "Languages to choose from, comma-separated (default: all the store knows).")
     var constraints: String?
 
-    @Option(help: "How many misclassified sentences to list (file:line, language, what was read).")
+    @Option(help: "How many misclassified sentences to list (line number, language, what was read, text).")
     var misses = 0
 
     @Option(help: .hidden)

@@ -357,11 +357,9 @@ public struct SwipeDecoder: Sendable {
         let byPath = shortlist.sorted { dictionary.path(Int($0.entry)).lexicographicallyPrecedes(dictionary.path(Int($1.entry))) }
         let scored = score(swipe, byPath[...])
         if options.reranks {
-            var top = addingKeyMatchTerms(scored.top, keyMatch(raw))
-            let dwell = times.map { self.dwell(raw, times: $0) }
-            let timed = dwell?.available == true
-            if let dwell, timed { top = addingDwellTerms(top, dwell) }
-            let reranker = SwipeReranker.fitted(context: context != nil, timed: timed)
+            let dwell = times.map { self.dwell(raw, times: $0) }.flatMap { $0.available ? $0 : nil }
+            let top = addingRerankTerms(scored.top, keyMatch: keyMatch(raw), dwell: dwell)
+            let reranker = SwipeReranker.fitted(context: context != nil, timed: dwell != nil)
             decoding.candidates = Array(reranker.rerank(top, fit: contextFit ?? 0).prefix(options.limit))
         } else {
             decoding.candidates = scored.top
@@ -377,28 +375,20 @@ public struct SwipeDecoder: Sendable {
         SwipeDwell(points: raw, times: times, verticalOffset: options.verticalOffset)
     }
 
-    /// `candidates` with the dwell terms of their words' key paths (``SwipeDwell/terms(keys:)``).
-    public func addingDwellTerms(_ candidates: [SwipeCandidate], _ dwell: SwipeDwell) -> [SwipeCandidate] {
-        let centres = dictionary.layout.keys.map(\.centre)
-        return candidates.map { c in
-            guard let i = dictionary.index(of: c.word) else { return c }
-            var c = c
-            let d = dwell.terms(keys: dictionary.path(i).map { centres[Int($0)] })
-            (c.terms.dwell, c.terms.dwellWorst, c.terms.dwellCorners) = (d.unexplained, d.worst, d.corners)
-            return c
-        }
-    }
-
     /// The swipe `raw` read as the decoder reads it, for matching words' keys to its points.
     public func keyMatch(_ raw: [SwipePoint]) -> SwipeKeyMatch { SwipeKeyMatch(points: finite(raw)) }
 
-    /// `candidates` with the key-match terms of their words' key paths (``SwipeKeyMatch/terms(keys:)``).
-    public func addingKeyMatchTerms(_ candidates: [SwipeCandidate], _ match: SwipeKeyMatch) -> [SwipeCandidate] {
+    /// `candidates` with the terms the reranker reads from their words' key paths: the key match
+    /// (``SwipeKeyMatch/terms(keys:)``) and, when given, the dwell terms (``SwipeDwell/terms(keys:)``).
+    /// Each word's keys are looked up once for both.
+    public func addingRerankTerms(_ candidates: [SwipeCandidate], keyMatch match: SwipeKeyMatch, dwell: SwipeDwell?) -> [SwipeCandidate] {
         let centres = dictionary.layout.keys.map(\.centre)
         return candidates.map { c in
             guard let i = dictionary.index(of: c.word) else { return c }
             var c = c
-            (c.terms.keyMatch, c.terms.keyMatchWorst) = match.terms(keys: dictionary.path(i).map { centres[Int($0)] })
+            let keys = dictionary.path(i).map { centres[Int($0)] }
+            (c.terms.keyMatch, c.terms.keyMatchWorst) = match.terms(keys: keys)
+            if let d = dwell?.terms(keys: keys) { (c.terms.dwell, c.terms.dwellWorst, c.terms.dwellCorners) = (d.unexplained, d.worst, d.corners) }
             return c
         }
     }
