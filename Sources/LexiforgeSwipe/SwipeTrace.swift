@@ -82,15 +82,9 @@ public enum SwipeTraceReader {
             throw fail("trace layout `\(layoutName)` differs from the decoder's `\(layout.name)`")
         }
         guard let keys = dict["keys"] as? [String: Any], !keys.isEmpty else { throw fail("missing \"keys\": {letter: [x, y, w, h]}") }
-        // Pairs (pixel centre, layout centre) per axis.
-        var px: [(Double, Double)] = [], py: [(Double, Double)] = []
-        for (letter, value) in keys {
-            guard letter.count == 1, let index = layout.index(of: Character(letter.lowercased())) else { continue }
-            guard let rect = value as? [NSNumber], rect.count == 4 else { throw fail("keys.\(letter) must be [x, y, w, h]") }
-            let r = rect.map(\.doubleValue)
-            let centre = layout.keys[Int(index)].centre
-            px.append((r[0] + r[2] / 2, centre.x)); py.append((r[1] + r[3] / 2, centre.y))
-        }
+        let (centres, malformed) = keyCentres(keys, layout: layout)
+        if let malformed { throw fail("keys.\(malformed) must be [x, y, w, h]") }
+        let px = centres.map { ($0.pixel.x, $0.layout.x) }, py = centres.map { ($0.pixel.y, $0.layout.y) }
         guard let (ax, bx) = fit(px), let (ay, by) = fit(py), ax > 0, ay > 0 else {
             throw fail("the key rectangles do not span two columns and two rows of the layout; cannot map pixels to keys")
         }
@@ -126,6 +120,23 @@ public enum SwipeTraceReader {
             if let at = words.firstIndex(where: { $0.lowercased() == word.lowercased() }) { trace.context = Array(words[..<at]) }
         }
         return trace
+    }
+
+    /// The trace's keys of the layout as (letter, pixel centre, layout centre), in letter order, so
+    /// the least-squares sums of ``fit(_:)`` add in the same order on every run (a dictionary's
+    /// order changes from process to process, and with it the last bits of the fit and every
+    /// score after it); letters the layout lacks are skipped. `malformed` is the first letter
+    /// whose value is not `[x, y, w, h]`.
+    public static func keyCentres(_ keys: [String: Any], layout: SwipeLayout)
+        -> (centres: [(letter: String, pixel: SwipePoint, layout: SwipePoint)], malformed: String?) {
+        var out: [(letter: String, pixel: SwipePoint, layout: SwipePoint)] = []
+        for (letter, value) in keys.sorted(by: { $0.key < $1.key }) {
+            guard letter.count == 1, let index = layout.index(of: Character(letter.lowercased())) else { continue }
+            guard let rect = value as? [NSNumber], rect.count == 4 else { return (out, letter) }
+            let r = rect.map(\.doubleValue)
+            out.append((letter, SwipePoint(x: r[0] + r[2] / 2, y: r[1] + r[3] / 2), layout.keys[Int(index)].centre))
+        }
+        return (out, nil)
     }
 
     /// Least-squares `layout = a · pixel + b` as (a, b); nil when the pixels do not vary.

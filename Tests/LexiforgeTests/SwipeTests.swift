@@ -316,6 +316,21 @@ struct SwipeGeneratorTests {
         for (a, b) in zip(trace.points, s.points) { #expect(a.distance(to: b) < 0.01) }
     }
 
+    @Test("a trace's keys are fitted in letter order, whatever order the JSON object gives them")
+    func keyOrder() throws {
+        // The pixel-to-layout fit sums over the keys; in a dictionary's order those sums (and every
+        // score after them) changed in their last bits from process to process.
+        let line = SwipeTraceWriter.line(word: "hi", layout: .qwerty, points: [SwipePoint(x: 5.5, y: 1.5), SwipePoint(x: 7.5, y: 0.5)], times: [0, 80])
+        let keys = try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["keys"] as? [String: Any])
+        let (centres, malformed) = SwipeTraceReader.keyCentres(keys, layout: .qwerty)
+        #expect(malformed == nil)
+        #expect(centres.map(\.letter) == keys.keys.sorted())
+        #expect(centres.count == 26)
+        var broken = keys
+        broken["k"] = [1, 2]
+        #expect(SwipeTraceReader.keyCentres(broken, layout: .qwerty).malformed == "k")
+    }
+
     @Test("bad trace lines: messages with line numbers or a defined answer")
     func badInput() throws {
         let (traces, errors) = try SwipeTraceReader.read(path: SwipeFixture.path("bad-traces.jsonl"), layout: .qwerty)
