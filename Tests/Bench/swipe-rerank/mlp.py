@@ -2,7 +2,7 @@
 
 cv: nested by-user figures (fit on 4 folds, measure the 5th). fit: fit on every fold and print
 the weights in raw feature units for SwipeReranker.swift (linear, hidden rows, biases, output)."""
-import sys, time, numpy as np
+import os, sys, time, numpy as np
 from common import *
 from models import *
 mode, kind, K, H, lam, iters = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
@@ -44,8 +44,13 @@ if mode == "cv":
     for k in range(5):
         tr = D["sfold"] != k
         Dtr = subset(D, tr); Dte = subset(D, ~tr)
-        params = fit_mlp(X[Dtr["rows"]], Dtr, H, lam, iters)
-        res.append(acc_by_fold(score(params, X[Dte["rows"]]), Dte, {k: DENOM[k]})[0])
+        seeds = [int(x) for x in os.environ.get("SEEDS", "1").split(",")]
+        total = 0
+        for j, seed in enumerate(seeds):
+            params = fit_mlp(X[Dtr["rows"]], Dtr, H, lam, iters, seed)
+            total = total + score(params, X[Dte["rows"]])
+            print("  fold", k, "seeds", seeds[:j + 1], acc_by_fold(total / (j + 1), Dte, {k: DENOM[k]})[0], flush=True)
+        res.append(acc_by_fold(total / len(seeds), Dte, {k: DENOM[k]})[0])
         print("fold", k, res[-1], "%.0fs" % (time.time() - t0), flush=True)
     r = np.array(res).mean(0) * 100
     print("RESULT mlp", kind, K, H, lam, iters, "top1 %.2f top4 %.2f" % tuple(r), "%.0fs" % (time.time() - t0), flush=True)

@@ -68,7 +68,10 @@ def top_k(D0, kind, K, sel):
     import feats
     ctx = "ctx" in kind
     w0 = dict(DEF)
-    if ctx: w0.update(frequency=0.541, context=1.26, gate=-4, contextLow=0.377)
+    # The decoder's defaults (SwipeDecoderOptions: contextFrequencyWeight, contextWeight,
+    # contextGate, contextWeightLow), so the top K here are the ones the decoder reranks. (Until
+    # 2026-11-26 these were the tuner's refit, 0.541 / 1.26 / 0.377: the same figures either way.)
+    if ctx: w0.update(frequency=0.499, context=1.16, gate=-4, contextLow=0.41)
     keep = feats.grank(-score_ca(D0, w0, ctx), D0) < K
     D = {c: D0[c][keep] for c in COLS + ["truthb"]}
     samp = D["sample"].astype(np.int64)
