@@ -192,10 +192,8 @@ public struct SwipeStatistics: Sendable {
         summaries = Self.summarise(Self.values(swipes: swipes, layout: layout))
     }
 
-    /// The measures, in the order of ``summaries``.
-    static let measures = ["length ratio", "start offset (kw)", "end offset (kw)", "start direction deviation (deg)",
-                           "touch below centre (key heights)", "points per second", "duration (s)",
-                           "slowdowns per inner key", "slowdown to nearest key (kw)", "keys matched in order, rms (kw)"]
+    /// The measures, in the order of ``summaries`` (the names of ``reference``).
+    static let measures = reference.map(\.0)
 
     /// The raw values of the ten measures.
     static func values(swipes: [(keys: [UInt8], points: [SwipePoint], times: [Double])], layout: SwipeLayout) -> [[Double]] {

@@ -41,10 +41,10 @@ def score(params, Xn):
 t0 = time.time()
 if mode == "cv":
     res = []
+    seeds = [int(x) for x in os.environ.get("SEEDS", "1").split(",")]
     for k in range(5):
         tr = D["sfold"] != k
         Dtr = subset(D, tr); Dte = subset(D, ~tr)
-        seeds = [int(x) for x in os.environ.get("SEEDS", "1").split(",")]
         total = 0
         for j, seed in enumerate(seeds):
             params = fit_mlp(X[Dtr["rows"]], Dtr, H, lam, iters, seed)
