@@ -151,7 +151,9 @@ public struct LangidEvaluation: Sendable {
             + whole.render(title: "accuracy") + "\n" + String(format: "first %d characters: accuracy %.2f%% (%d of %d)",
                                                          LanguageIDScore.shortLength, short.accuracy * 100, short.correct, short.total)
             + "\nper language, first \(LanguageIDScore.shortLength) characters: "
-            + short.labels.indices.map { String(format: "%@ %.1f%%", short.labels[$0] as NSString, short.recall($0) * 100) }.joined(separator: ", ")
+            // Only the languages the file has sentences of (a file of one language lists one).
+            + short.labels.indices.filter { short.matrix[$0].reduce(0, +) > 0 }
+                .map { String(format: "%@ %.1f%%", short.labels[$0] as NSString, short.recall($0) * 100) }.joined(separator: ", ")
             + String(format: "\nspeed: %.0f sentences/s wall clock, %.0f sentences per CPU second", sentencesPerSecond, sentencesPerCPUSecond)
     }
 

@@ -245,6 +245,20 @@ struct ClassifyTests {
         #expect(try LangidEvaluation.run(storePath: path, tsv: tsv, constraints: []).misses.isEmpty)
     }
 
+    @Test("eval langid: the per-language line on short inputs names only the languages the file has sentences of")
+    func langidShortLinePresentLanguages() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("langid.sqlite")
+        try StoreWriter.write(languageID: try Self.tinyLanguageModel(), meta: ["langid": "{\"max_order\":5,\"bucket_bits\":12,\"words\":true}"],
+                              to: AtomicStoreFile.prepare(path: path))
+        let tsv = folder.file("english.tsv")
+        try "en\tthe cat is on the mat\nen\tthe dog is in the house\n".write(toFile: tsv, atomically: true, encoding: .utf8)
+        let line = try LangidEvaluation.run(storePath: path, tsv: tsv, constraints: []).render()
+            .split(separator: "\n").first { $0.hasPrefix("per language, first") }
+        // The store knows en and fr; an English-only file lists en alone (no "fr 0.0%" for no sentences).
+        #expect(line == "per language, first 20 characters: en 100.0%")
+    }
+
     @Test("language-ID training is deterministic")
     func langidDeterministic() throws {
         #expect(try Self.tinyLanguageModel() == Self.tinyLanguageModel())
