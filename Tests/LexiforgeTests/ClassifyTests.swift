@@ -168,6 +168,14 @@ struct ClassifyTests {
         return LanguageIDTrainer.train(samples, options: options)
     }
 
+    /// The tiny model written as `langid.sqlite` in `folder`; its path.
+    static func tinyLanguageStore(in folder: TemporaryFolder) throws -> String {
+        let path = folder.file("langid.sqlite")
+        try StoreWriter.write(languageID: try tinyLanguageModel(), meta: ["langid": "{\"max_order\":5,\"bucket_bits\":12,\"words\":true}"],
+                              to: AtomicStoreFile.prepare(path: path))
+        return path
+    }
+
     @Test("language-ID store round trip: the reader gets the quantized model back, and the same answers")
     func langidRoundTrip() throws {
         let folder = try TemporaryFolder()
@@ -198,9 +206,7 @@ struct ClassifyTests {
     @Test("language-ID store: a damaged script row is an error naming the table, never a crash")
     func langidDamagedScripts() throws {
         let folder = try TemporaryFolder()
-        let path = folder.file("langid.sqlite")
-        try StoreWriter.write(languageID: try Self.tinyLanguageModel(), meta: ["langid": "{\"max_order\":5,\"bucket_bits\":12,\"words\":true}"],
-                              to: AtomicStoreFile.prepare(path: path))
+        let path = try Self.tinyLanguageStore(in: folder)
         for damage in ["UPDATE langid_script SET pattern = 'Latn+Tlhn'", "UPDATE langid_script SET language = 7 WHERE language = 0",
                        "UPDATE langid_script SET pattern = 'Latn+Hani'"] {
             let copy = folder.file("damaged.sqlite")
@@ -231,9 +237,7 @@ struct ClassifyTests {
     @Test("eval langid --misses lists the misread sentences with their file line (blank lines counted)")
     func langidMisses() throws {
         let folder = try TemporaryFolder()
-        let path = folder.file("langid.sqlite")
-        try StoreWriter.write(languageID: try Self.tinyLanguageModel(), meta: ["langid": "{\"max_order\":5,\"bucket_bits\":12,\"words\":true}"],
-                              to: AtomicStoreFile.prepare(path: path))
+        let path = try Self.tinyLanguageStore(in: folder)
         // Line 3 is French labelled English, line 4 has no letters (read as no language).
         let tsv = folder.file("dev.tsv")
         try "en\tthe cat is on the mat\n\nen\tle chat est sur le tapis\nfr\t?!\nfr\tle chat\n".write(toFile: tsv, atomically: true, encoding: .utf8)
@@ -248,9 +252,7 @@ struct ClassifyTests {
     @Test("eval langid: the per-language line on short inputs names only the languages the file has sentences of")
     func langidShortLinePresentLanguages() throws {
         let folder = try TemporaryFolder()
-        let path = folder.file("langid.sqlite")
-        try StoreWriter.write(languageID: try Self.tinyLanguageModel(), meta: ["langid": "{\"max_order\":5,\"bucket_bits\":12,\"words\":true}"],
-                              to: AtomicStoreFile.prepare(path: path))
+        let path = try Self.tinyLanguageStore(in: folder)
         let tsv = folder.file("english.tsv")
         try "en\tthe cat is on the mat\nen\tthe dog is in the house\n".write(toFile: tsv, atomically: true, encoding: .utf8)
         let line = try LangidEvaluation.run(storePath: path, tsv: tsv, constraints: []).render()
