@@ -109,6 +109,8 @@ public enum LangidTrain {
         typealias Key = StoreSchema.MetaKey
         var langid: [String: Any] = ["algorithm": model.algorithm, "max_order": model.features.maxOrder,
                                      "bucket_bits": model.features.bucketBits, "words": model.features.words, "options": config.options.dictionary,
+                                     "char_order": LanguageCharModel.order, "char_weight": model.charModel == nil ? 0 : config.options.charWeight,
+                                     "char_margin": Double(model.charModel?.margin ?? LanguageCharModel.defaultMargin),
                                      "sentences": samples.count]
         if let cv { langid["cross_validation"] = ["folds": config.folds, "accuracy": cv.accuracy, "short_accuracy": cv.shortAccuracy] }
         var meta: [String: String] = [

@@ -40,6 +40,18 @@ extension StoreWriter {
                     try script.execute(arguments: [WritingSystems.name(pattern), l, n])
                 }
             }
+            if let chars = model.charModel {
+                let row = try db.makeStatement(sql: "INSERT INTO langid_char(gram, backoff, logprobs) VALUES (?, ?, ?)")
+                for (backoff, table) in [(0, chars.grams), (1, chars.contexts)] {
+                    let ordered = table.map { (String(String.UnicodeScalarView($0.key.compactMap(Unicode.Scalar.init))), $0.value) }
+                        .sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+                    for (gram, values) in ordered {
+                        var bytes = Data(capacity: values.count * 2)
+                        for v in values { withUnsafeBytes(of: LanguageIDModel.quantize(v).littleEndian) { bytes.append(contentsOf: $0) } }
+                        try row.execute(arguments: [gram, backoff, bytes])
+                    }
+                }
+            }
             let block = try db.makeStatement(sql: "INSERT INTO langid_weight(language, block, weights) VALUES (?, ?, ?)")
             let L = model.languages.count, size = StoreSchema.langidBlockSize
             for l in 0..<L {

@@ -116,6 +116,9 @@ struct LangidTrainCommand: ParsableCommand {
     @Flag(help: "No script evidence (which writing systems each language's sentences use).")
     var noScripts = false
 
+    @Option(help: "Weight of the character trigram models' log-likelihood beside the logistic scores (0: no such models).")
+    var charWeight = 0.2
+
     @Option(help: "Report k-fold cross-validation accuracy before training (0: none).")
     var crossValidate = 0
 
@@ -126,6 +129,7 @@ struct LangidTrainCommand: ParsableCommand {
         if !(1...8).contains(order) { throw ValidationError("--order must be 1 to 8") }
         if !(12...22).contains(bucketBits) { throw ValidationError("--bucket-bits must be 12 to 22") }
         if epochs < 1 { throw ValidationError("--epochs must be at least 1") }
+        if !(0...10).contains(charWeight) { throw ValidationError("--char-weight must be 0 to 10") }
         if crossValidate == 1 || crossValidate < 0 { throw ValidationError("--cross-validate takes 0 (none) or at least 2 folds") }
         if inputs.isEmpty { throw ValidationError("name at least one LANG<TAB>sentence file") }
     }
@@ -143,6 +147,7 @@ struct LangidTrainCommand: ParsableCommand {
             config.options.learningRate = learningRate
             config.options.balance = !noBalance
             config.options.scripts = !noScripts
+            config.options.charWeight = charWeight
             config.folds = crossValidate
             print(try LangidTrain.run(config, progress: progress).render())
             printMeasure(progress, build.measure)

@@ -181,7 +181,7 @@ struct ClassifyTests {
         let folder = try TemporaryFolder()
         let model = try Self.tinyLanguageModel()
         let path = folder.file("langid.sqlite")
-        try StoreWriter.write(languageID: model, meta: ["langid": "{\"max_order\":5,\"bucket_bits\":12,\"words\":true,\"algorithm\":\"logistic\"}"],
+        try StoreWriter.write(languageID: model, meta: ["langid": "{\"max_order\":5,\"bucket_bits\":12,\"words\":true,\"algorithm\":\"logistic\",\"char_weight\":0.2,\"char_margin\":4}"],
                               to: AtomicStoreFile.prepare(path: path))
         let read = try TrainedStore(path: path).languageIDModel()
         #expect(read == model.quantized())
@@ -259,6 +259,75 @@ struct ClassifyTests {
             .split(separator: "\n").first { $0.hasPrefix("per language, first") }
         // The store knows en and fr; an English-only file lists en alone (no "fr 0.0%" for no sentences).
         #expect(line == "per language, first 20 characters: en 100.0%")
+    }
+
+    // MARK: - Character trigram models
+
+    /// Two languages, one text each: "aa" and "bb" (hand-checked below).
+    static let twoTexts = LanguageCharModel.train([["aa"], ["bb"]], weight: 1, margin: .infinity)
+
+    @Test("character models: Witten-Bell probabilities worked out by hand")
+    func charModelByHand() throws {
+        // "aa" is read as space, a, a, space after two U+0002: trigrams (2 2 ␣) (2 ␣ a) (␣ a a) (a a ␣).
+        // Language 0: n(·) = 4 characters of T(·) = 2 kinds, so p(a) = (2 + 2 · 1/1003) / (4 + 2);
+        // after "a" (n 2, T 2: a and space) p(a | a) = (1 + 2 p(a)) / 4; after "␣a" (n 1, T 1)
+        // p(a | ␣a) = (1 + p(a | a)) / 2.
+        let m = Self.twoTexts
+        let pa = (2 + 2.0 / 1003) / 6, paa = (1 + 2 * pa) / 4, pspaa = (1 + paa) / 2
+        let space: UInt32 = 32, a: UInt32 = 97
+        #expect(abs(Double(m.grams[[a]]![0]) - log(pa)) < 1e-6)
+        #expect(abs(Double(m.grams[[a, a]]![0]) - log(paa)) < 1e-6)
+        #expect(abs(Double(m.grams[[space, a, a]]![0]) - log(pspaa)) < 1e-6)
+        // Language 1 never saw "a": every level backs off to its share of the uniform bottom,
+        // 2 kinds of 4 characters times 1 / (2 + 1 + 1000).
+        #expect(abs(Double(m.grams[[space, a, a]]![1]) - log(2.0 / 6 / 1003)) < 1e-6)
+        #expect(abs(Double(m.grams[[]]![0]) - log(2.0 / 6 / 1003)) < 1e-6)
+        // Backoff weights: after "a" language 0 saw 2 tokens of 2 kinds, T / (n + T) = 1/2; language 1 none (0).
+        #expect(abs(Double(m.contexts[[a]]![0]) - log(0.5)) < 1e-6)
+        #expect(m.contexts[[a]]![1] == 0)
+        #expect(m.logLikelihood(of: "aa")[0] > m.logLikelihood(of: "aa")[1])
+        #expect(m.logLikelihood(of: "bb")[1] > m.logLikelihood(of: "bb")[0])
+    }
+
+    @Test("character models: the recognizer's hashed scorer adds what the tables give, backoffs and unseen characters included")
+    func charModelScorer() throws {
+        var plain = try Self.tinyLanguageModel().quantized()
+        plain.charModel = nil
+        var with = plain
+        with.charModel = LanguageCharModel.train([["the cat is on the mat"], ["le chat est sur le tapis"]], weight: 1, margin: .infinity).quantized()
+        let a = LanguageRecognizer(model: plain), b = LanguageRecognizer(model: with)
+        for text in ["the cat", "le chat", "zzq xw", "Ünïcödé 42", "猫 the", ""] {
+            let expected = with.charModel!.logLikelihood(of: text)
+            let got = zip(b.scores(for: text), a.scores(for: text)).map { Double($0 - $1) }
+            #expect(zip(got, expected).allSatisfy { abs($0 - $1) < 1e-3 * max(1, abs($1)) }, "\(text): \(got) against \(expected)")
+        }
+        // A margin of 0 never consults them.
+        var never = with
+        never.charModel!.margin = 0
+        #expect(LanguageRecognizer(model: never).scores(for: "the cat") == a.scores(for: "the cat"))
+    }
+
+    @Test("character models: store round trip, and a store without them reads as before")
+    func charModelRoundTrip() throws {
+        let folder = try TemporaryFolder()
+        var model = try Self.tinyLanguageModel()
+        model.charModel = LanguageCharModel.train([["the cat is on the mat"], ["le chat est sur le tapis"]], weight: 0.2, margin: 3)
+        let path = folder.file("langid.sqlite")
+        try StoreWriter.write(languageID: model, meta: ["langid": "{\"max_order\":5,\"bucket_bits\":12,\"words\":true,\"algorithm\":\"logistic\",\"char_weight\":0.2,\"char_margin\":3}"],
+                              to: AtomicStoreFile.prepare(path: path))
+        let read = try TrainedStore(path: path).languageIDModel(), expected = model.quantized()
+        #expect(read.charModel?.weight == 0.2 && read.charModel?.margin == 3)
+        #expect(read.charModel?.grams == expected.charModel?.grams)
+        #expect(read.charModel?.contexts == expected.charModel?.contexts)
+        #expect(read == expected)
+        // A store without them (from before them) reads as before.
+        let other = try TemporaryFolder()
+        let old = try Self.tinyLanguageStore(in: other)
+        #expect(try TrainedStore(path: old).languageIDModel().charModel == nil)
+        // Damage: a blob of the wrong size is an error naming the table.
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "UPDATE langid_char SET logprobs = x'0102' WHERE gram = 'a' AND backoff = 0") }
+        let error = #expect(throws: (any Error).self) { try TrainedStore(path: path).languageIDModel() }
+        #expect("\(error!)".contains("langid_char"))
     }
 
     @Test("language-ID training is deterministic")

@@ -59,32 +59,42 @@ public struct LanguageIDFeatures: Sendable, Equatable {
                     wordLength += 1
                 }
             }
-            emit(32)
-            var lastSpace = true
-            for s in text.unicodeScalars {
-                var v = s.value
-                if v == 32 || v == 9 || v == 10 || v == 13 || v == 0xA0 || v == 0x3000 {
-                    if lastSpace { continue }
-                    lastSpace = true
-                    emit(32)
-                    continue
-                }
-                lastSpace = false
-                if v < 0x80 {
-                    if v >= 0x41 && v <= 0x5A { v |= 0x20 }
-                } else if v >= 0xC0 && v <= 0xDE && v != 0xD7 {
-                    v += 0x20
-                } else if v >= 0x410 && v <= 0x42F {
-                    v += 0x20
-                } else if v >= 0x400 && v <= 0x40F {
-                    v += 0x50
-                } else if v >= 0x391 && v <= 0x3A9 {
-                    v += 0x20
-                }
-                emit(v)
-            }
-            if !lastSpace { emit(32) }
+            Self.forEachScalar(of: text, emit)
         }
+    }
+}
+
+extension LanguageIDFeatures {
+    /// Calls `body` with the scalars of `text` as the features read them: a space first and last,
+    /// runs of whitespace as one space, letters folded to lowercase for ASCII, Latin-1, Greek and
+    /// Cyrillic (by code point arithmetic).
+    @inline(__always)
+    public static func forEachScalar(of text: String, _ body: (UInt32) -> Void) {
+        body(32)
+        var lastSpace = true
+        for s in text.unicodeScalars {
+            var v = s.value
+            if v == 32 || v == 9 || v == 10 || v == 13 || v == 0xA0 || v == 0x3000 {
+                if lastSpace { continue }
+                lastSpace = true
+                body(32)
+                continue
+            }
+            lastSpace = false
+            if v < 0x80 {
+                if v >= 0x41 && v <= 0x5A { v |= 0x20 }
+            } else if v >= 0xC0 && v <= 0xDE && v != 0xD7 {
+                v += 0x20
+            } else if v >= 0x410 && v <= 0x42F {
+                v += 0x20
+            } else if v >= 0x400 && v <= 0x40F {
+                v += 0x50
+            } else if v >= 0x391 && v <= 0x3A9 {
+                v += 0x20
+            }
+            body(v)
+        }
+        if !lastSpace { body(32) }
     }
 }
 
@@ -103,10 +113,14 @@ public struct LanguageIDModel: Sendable, Equatable {
     /// Script evidence (``WritingSystems``): for each script pattern of the training sentences,
     /// how many sentences of each language (by id) had it. Empty: none (a store from before it).
     public var scripts: [UInt16: [Int]]
+    /// Character trigram models of each language whose log-likelihood joins the scores; nil: none
+    /// (a store from before them, or trained with `--char-weight 0`).
+    public var charModel: LanguageCharModel?
 
     public init(languages: [String], sentences: [Int], bias: [Float], weights: [Float], features: LanguageIDFeatures, algorithm: String,
-                scripts: [UInt16: [Int]] = [:]) {
+                scripts: [UInt16: [Int]] = [:], charModel: LanguageCharModel? = nil) {
         self.scripts = scripts
+        self.charModel = charModel
         self.languages = languages
         self.sentences = sentences
         self.bias = bias
@@ -120,6 +134,7 @@ public struct LanguageIDModel: Sendable, Equatable {
         var copy = self
         copy.weights = weights.map { Self.dequantize(Self.quantize($0)) }
         copy.bias = bias.map { Float((Double($0) * StoreSchema.langidWeightScale).rounded() / StoreSchema.langidWeightScale) }
+        copy.charModel = charModel?.quantized()
         return copy
     }
 
@@ -161,6 +176,11 @@ public struct LanguageRecognizer: Sendable {
     private var logPrior: [Float]
     /// Added to each language's score for a text of a script pattern: log P(pattern | language).
     private let scriptLogLikelihood: [UInt16: [Float]]
+    /// The character models laid out for scoring, nil without them.
+    private let charScorer: LanguageCharScorer?
+    /// The weights in the store's Int16 units (half the memory of `model.weights`, so a text's
+    /// look-ups stay in cache beside the character models'), for 16 languages.
+    private let packedWeights: [Int16]
 
     /// Smoothing of the script evidence: add this to every count of a pattern seen in training
     /// (so a language never seen with it keeps a small probability).
@@ -172,6 +192,8 @@ public struct LanguageRecognizer: Sendable {
         self.model = model
         allowed = Array(repeating: true, count: model.languages.count)
         logPrior = Array(repeating: 0, count: model.languages.count)
+        charScorer = model.charModel.map { LanguageCharScorer($0, languages: model.languages.count) }
+        packedWeights = model.languages.count == 16 ? model.weights.map(LanguageIDModel.quantize) : []
         let patterns = Double(model.scripts.count + 1)
         var totals = [Int](repeating: 0, count: model.languages.count)
         for counts in model.scripts.values { for l in counts.indices { totals[l] += counts[l] } }
@@ -217,8 +239,9 @@ public struct LanguageRecognizer: Sendable {
     }
 
     /// The scores of every language (bias + weights of the text's buckets + log prior + script
-    /// evidence), by id. A text whose script pattern no training sentence had gets no script
-    /// evidence.
+    /// evidence), by id, plus the character models' weighted log-likelihood when the best allowed
+    /// language leads the second by less than their ``LanguageCharModel/margin``. A text whose
+    /// script pattern no training sentence had gets no script evidence.
     public func scores(for text: String) -> [Float] {
         let L = model.languages.count
         var scores = model.bias
@@ -226,24 +249,40 @@ public struct LanguageRecognizer: Sendable {
         if !scriptLogLikelihood.isEmpty, let evidence = scriptLogLikelihood[WritingSystems.pattern(of: text)] {
             for l in 0..<L { scores[l] += evidence[l] }
         }
+        if L == 16 {
+            packedWeights.withUnsafeBufferPointer { w in
+                let base = w.baseAddress!
+                var acc = SIMD16<Int32>(repeating: 0)
+                model.features.forEachBucket(of: text) { b in
+                    acc &+= SIMD16<Int32>(truncatingIfNeeded: UnsafeRawPointer(base + b * 16).loadUnaligned(as: SIMD16<Int16>.self))
+                }
+                for l in 0..<16 { scores[l] += Float(Double(acc[l]) / StoreSchema.langidWeightScale) }
+            }
+            consultCharModels(text, &scores)
+            return scores
+        }
         scores.withUnsafeMutableBufferPointer { s in
             model.weights.withUnsafeBufferPointer { w in
                 let base = w.baseAddress!
-                if L == 16 {
-                    var acc = SIMD16<Float>(s[0..<16])
-                    model.features.forEachBucket(of: text) { b in
-                        acc += UnsafeRawPointer(base + b * 16).loadUnaligned(as: SIMD16<Float>.self)
-                    }
-                    for l in 0..<16 { s[l] = acc[l] }
-                } else {
-                    model.features.forEachBucket(of: text) { b in
-                        let row = base + b * L
-                        for l in 0..<L { s[l] += row[l] }
-                    }
+                model.features.forEachBucket(of: text) { b in
+                    let row = base + b * L
+                    for l in 0..<L { s[l] += row[l] }
                 }
             }
         }
+        consultCharModels(text, &scores)
         return scores
+    }
+
+    /// Adds the character models' scores when the best allowed language is not clearly ahead.
+    @inline(__always)
+    private func consultCharModels(_ text: String, _ scores: inout [Float]) {
+        guard let charScorer else { return }
+        var first = -Float.infinity, second = -Float.infinity
+        for l in scores.indices where allowed[l] {
+            if scores[l] > first { second = first; first = scores[l] } else if scores[l] > second { second = scores[l] }
+        }
+        if first - second < charScorer.margin { charScorer.add(text, to: &scores) }
     }
 
     /// The most probable allowed language, or nil for a text without letters or digits.

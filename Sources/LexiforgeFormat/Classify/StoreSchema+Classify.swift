@@ -69,6 +69,13 @@ extension StoreSchema {
     /// - `langid_script(pattern, language, sentences)`: script evidence (``WritingSystems``): how
     ///   many training sentences of each language had each script pattern ("Latn", "Hani+Latn");
     ///   absent in stores from before it (no evidence then).
+    /// - `langid_char(gram, backoff, logprobs)`: the character trigram models
+    ///   (``LanguageCharModel``): with `backoff` 0, an n-gram of 1 to 3 folded characters (context
+    ///   then character; the text's start padded with U+0002; '' for a character no language saw)
+    ///   and each language's log p of it; with `backoff` 1, a context of 1 or 2 characters and each
+    ///   language's log backoff weight (0 where it never saw it). `logprobs` holds one little-endian
+    ///   Int16 per language id, in units of 1/``langidWeightScale`` nats. Empty without the models
+    ///   (meta `char_weight` 0), absent in stores from before them.
     /// - View `langid_language_view(code, sentences, bias, blocks)`.
     public static let langidCreationStatements: [String] = [
         """
@@ -93,6 +100,14 @@ extension StoreSchema {
             language INTEGER NOT NULL REFERENCES langid_language(id),
             sentences INTEGER NOT NULL CHECK (sentences > 0),
             PRIMARY KEY (pattern, language)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE langid_char (
+            gram TEXT NOT NULL,
+            backoff INTEGER NOT NULL CHECK (backoff IN (0, 1)),
+            logprobs BLOB NOT NULL,
+            PRIMARY KEY (gram, backoff)
         ) WITHOUT ROWID
         """,
         """

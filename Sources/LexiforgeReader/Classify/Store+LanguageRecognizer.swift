@@ -60,8 +60,30 @@ extension TrainedStore {
                     scripts[pattern, default: [Int](repeating: 0, count: L)][l] = try row.int(2, "langid_script", "sentences", in: 1...StoreSchema.maxCount)
                 }
             }
+            var charModel: LanguageCharModel?
+            if let weight = options["char_weight"] as? Double, weight > 0, try db.tableExists("langid_char") {
+                var grams: [[UInt32]: [Float]] = [:], contexts: [[UInt32]: [Float]] = [:]
+                let rows = try Row.fetchCursor(db, sql: "SELECT gram, backoff, logprobs FROM langid_char")
+                while let row = try rows.next() {
+                    let gram = try row.text(0, "langid_char", "gram").unicodeScalars.map(\.value)
+                    let backoff = try row.int(1, "langid_char", "backoff", in: 0...1)
+                    guard gram.count <= LanguageCharModel.order - backoff, backoff == 0 || !gram.isEmpty else {
+                        throw StoreDamage("`langid_char.gram` of \(gram.count) characters with backoff \(backoff); n-grams have 0-\(LanguageCharModel.order), contexts 1-\(LanguageCharModel.order - 1)")
+                    }
+                    guard let data = try row.optionalBlob(2, "langid_char", "logprobs"), data.count == 2 * L else {
+                        throw StoreDamage("`langid_char.logprobs` is not \(2 * L) bytes (one Int16 per language)")
+                    }
+                    let values = data.withUnsafeBytes { raw in
+                        (0..<L).map { LanguageIDModel.dequantize(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: Int16.self))) }
+                    }
+                    if backoff == 0 { grams[gram] = values } else { contexts[gram] = values }
+                }
+                guard grams[[]] != nil else { throw StoreDamage("`langid_char` has no row for an unseen character (gram '', backoff 0)") }
+                let margin = (options["char_margin"] as? Double).map(Float.init) ?? LanguageCharModel.defaultMargin
+                charModel = LanguageCharModel(weight: Float(weight), margin: margin, grams: grams, contexts: contexts)
+            }
             return LanguageIDModel(languages: languages, sentences: sentences, bias: bias, weights: weights,
-                                   features: features, algorithm: algorithm, scripts: scripts)
+                                   features: features, algorithm: algorithm, scripts: scripts, charModel: charModel)
         }
     }
 }
