@@ -164,7 +164,7 @@ public struct LanguageHypothesis: Sendable, Equatable {
 /// recognizer.dominantLanguage(for: "Där bor en katt.")            // "sv"
 /// try recognizer.setLanguageConstraints(["es", "de"])            // throws: "de" is not known
 /// try recognizer.setLanguageConstraints(["es", "pt"])
-/// recognizer.hypotheses(for: "obrigado", maximum: 2)            // [pt 0.8956, es 0.1044]
+/// recognizer.hypotheses(for: "obrigado", maximum: 2)            // [pt 0.9106, es 0.0894]
 /// try recognizer.setLanguageHints(["es": 0.8, "pt": 0.2])
 /// ```
 /// - Complexity: O(characters · max order · languages) per text.
