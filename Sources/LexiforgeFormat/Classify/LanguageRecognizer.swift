@@ -258,15 +258,14 @@ public struct LanguageRecognizer: Sendable {
                 }
                 for l in 0..<16 { scores[l] += Float(Double(acc[l]) / StoreSchema.langidWeightScale) }
             }
-            consultCharModels(text, &scores)
-            return scores
-        }
-        scores.withUnsafeMutableBufferPointer { s in
-            model.weights.withUnsafeBufferPointer { w in
-                let base = w.baseAddress!
-                model.features.forEachBucket(of: text) { b in
-                    let row = base + b * L
-                    for l in 0..<L { s[l] += row[l] }
+        } else {
+            scores.withUnsafeMutableBufferPointer { s in
+                model.weights.withUnsafeBufferPointer { w in
+                    let base = w.baseAddress!
+                    model.features.forEachBucket(of: text) { b in
+                        let row = base + b * L
+                        for l in 0..<L { s[l] += row[l] }
+                    }
                 }
             }
         }
