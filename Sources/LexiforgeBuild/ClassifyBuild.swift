@@ -2,6 +2,7 @@ import Foundation
 import LexiforgeClassify
 import LexiforgeReader
 import LexiforgeStoreWriter
+import LexiforgeText
 
 /// `lexiforge classify train`: what to read, how to train, where to write.
 public struct ClassifyTrainConfig: Sendable {
@@ -14,6 +15,8 @@ public struct ClassifyTrainConfig: Sendable {
     public var folds = 10
     public var strict = false
     public var modelName: String?
+    /// Where the lemmatizer of lemma features (`options.lemmas`) learns from.
+    public var lemmatizer = LemmatizerSource()
 
     public init(sources: [String], output: String) {
         self.sources = sources
@@ -58,8 +61,13 @@ public enum ClassifyTrain {
         let data = try ClassifyData.read(config.sources, strict: config.strict)
         for warning in data.warnings { progress.say("warning: " + warning) }
         let started = Date()
+        var lemmas: [String: String] = [:]
+        if config.options.lemmas {
+            progress.say("Training the lemmatizer")
+            lemmas = lemmaTable(data.documents, lowercase: config.options.lowercase, lemmatizer: try LemmatizerBuild.make(config.lemmatizer))
+        }
         let corpus = FeaturizedCorpus(data.documents, maxOrder: config.options.maxOrder, lowercase: config.options.lowercase,
-                                      negation: config.options.negation, ending: config.options.ending)
+                                      negation: config.options.negation, ending: config.options.ending, lemmas: lemmas)
         let featurizeSeconds = Date().timeIntervalSince(started)
         let smallest = corpus.labels.indices.map { l in corpus.documentLabels.filter { $0 == l }.count }.min() ?? 0
         guard smallest >= config.folds else {
@@ -89,6 +97,7 @@ public enum ClassifyTrain {
         let trainSeconds = Date().timeIntervalSince(trainStarted)
         progress.stage(4, of: 4, "Writing the store")
         var meta = provenance(modelName: config.modelName, inputs: data)
+        if config.options.lemmas { meta[StoreSchema.MetaKey.lemmatizer] = config.lemmatizer.json }
         meta[StoreSchema.ClassifyMetaKey.classifier] = model.metaJSON(extra: [
             "options": options.dictionary, "documents": corpus.documentCount,
             "cross_validation": ["folds": cv.folds, "accuracy": cv.accuracy],
@@ -100,6 +109,34 @@ public enum ClassifyTrain {
                                    storedFeatures: model.features.count, candidates: candidates, options: options,
                                    crossValidation: cv, featurizeSeconds: featurizeSeconds, trainSeconds: trainSeconds,
                                    storeBytes: bytes, warnings: data.warnings)
+    }
+
+    /// The lemma table of lemma features: each token form of `documents` (as featurized) and each
+    /// form the lemmatizer learnt, with its tag-free lemma (``Lemmatizer/lemma(of:tag:position:predicted:next:)``)
+    /// where that differs. One lemma per form, whatever the sentence, so that a reader, which has
+    /// only this table, replaces exactly what training replaced.
+    public static func lemmaTable(_ documents: [LabeledDocument], lowercase: Bool, lemmatizer: Lemmatizer) -> [String: String] {
+        // Featurized form → the spelling to look up: the form itself, unless only another case of
+        // it is one the lemmatizer learnt ("Loved" at a sentence start).
+        var lookup: [String: String] = [:]
+        for document in documents {
+            for token in ClassifierFeatures.tokens(of: document.text, lowercase: lowercase).tokens { lookup[token] = token }
+        }
+        let known = lemmatizer.knownForms
+        let knownSet = Set(known)
+        for form in known.sorted() {
+            let key = lowercase ? form.lowercased() : form
+            if form == key || !(knownSet.contains(lookup[key] ?? "")) { lookup[key] = form }
+        }
+        var table: [String: String] = [:]
+        for (form, spelling) in lookup {
+            var lemma = lemmatizer.lemma(of: spelling, tag: nil)
+            if lowercase { lemma = lemma.lowercased() }
+            // A lemma is a token: never empty, never with white space (feature texts join tokens by one space).
+            guard lemma != form, !lemma.isEmpty, !lemma.contains(where: \.isWhitespace) else { continue }
+            table[form] = lemma
+        }
+        return table
     }
 
     /// The common meta rows of classifier and language-ID stores.

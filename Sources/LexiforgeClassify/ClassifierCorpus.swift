@@ -33,9 +33,13 @@ public struct FeaturizedCorpus: Sendable {
     public var lowercase: Bool
     public var negation: Bool
     public var ending: Int
+    /// Token → lemma replacing it (``ClassifierFeatures/tokens(of:lowercase:negation:ending:lemmas:)``); empty: word forms.
+    public var lemmas: [String: String]
 
-    public init(_ documents: [LabeledDocument], maxOrder: Int, lowercase: Bool, negation: Bool = false, ending: Int = 0) {
+    public init(_ documents: [LabeledDocument], maxOrder: Int, lowercase: Bool, negation: Bool = false, ending: Int = 0,
+                lemmas: [String: String] = [:]) {
         self.ending = ending
+        self.lemmas = lemmas
         self.maxOrder = maxOrder
         self.lowercase = lowercase
         self.negation = negation
@@ -47,7 +51,7 @@ public struct FeaturizedCorpus: Sendable {
         var perDocument: [[Int32: Float]] = []
         perDocument.reserveCapacity(documents.count)
         for document in documents {
-            let (tokens, endingStart) = ClassifierFeatures.tokens(of: document.text, lowercase: lowercase, negation: negation, ending: ending)
+            let (tokens, endingStart) = ClassifierFeatures.tokens(of: document.text, lowercase: lowercase, negation: negation, ending: ending, lemmas: lemmas)
             let hashes = tokens.map { ClassifierFeatures.hash(token: $0) }
             var counts: [Int32: Float] = [:]
             ClassifierFeatures.forEachFeature(count: hashes.count, endingStart: endingStart, maxOrder: maxOrder) { range, ending in

@@ -50,6 +50,10 @@ public struct ClassifierOptions: Sendable, Equatable {
     public var keepMinDocuments = 2
     /// Shuffling seed (logistic regression, SVM coordinate order).
     public var seed: UInt64 = 1
+    /// Features are n-grams of lemmas ("sang" → "sing"), from a lemma table the trainer's caller
+    /// builds (``FeaturizedCorpus/lemmas``) and the store keeps: a review's "loved" and "loves"
+    /// count as one word, and a reader meets inflections the training texts did not have.
+    public var lemmas = false
 
     public init() {}
 
@@ -57,7 +61,7 @@ public struct ClassifierOptions: Sendable, Equatable {
     public var dictionary: [String: Any] {
         ["algorithm": algorithm.rawValue, "max_order": maxOrder, "binary": binary, "normalize": normalize,
          "lowercase": lowercase, "negation": negation, "ending": ending, "alpha": alpha, "cost": cost, "beta": beta, "l2": l2, "learning_rate": learningRate,
-         "epochs": epochs, "min_documents": minDocuments, "keep_min_documents": keepMinDocuments, "seed": seed]
+         "epochs": epochs, "min_documents": minDocuments, "keep_min_documents": keepMinDocuments, "seed": seed, "lemmas": lemmas]
     }
 }
 
@@ -340,10 +344,16 @@ public enum ClassifierTrainer {
             kept.append(contentsOf: row)
         }
         let scale = options.algorithm == .nb ? 1 : calibration.map { probabilityScale($0, labels: corpus.documentLabels) } ?? 1
+        // Lemmas that no stored feature holds change nothing: only the others are stored.
+        var used = Set<Substring>()
+        for text in keptFeatures {
+            for token in text.split(separator: " ") { used.insert(token.hasPrefix("¬") ? token.dropFirst() : token) }
+        }
+        let lemmas = corpus.lemmas.filter { used.contains(Substring($0.value)) }
         return TextClassifierModel(
             labels: corpus.labels, labelDocuments: corpus.labels.indices.map { l in corpus.documentLabels.filter { $0 == l }.count },
             bias: weights.bias, features: keptFeatures, featureDocuments: keptDocuments, weights: kept,
             maxOrder: corpus.maxOrder, binary: options.binary, normalize: options.normalize, lowercase: corpus.lowercase, negation: corpus.negation, ending: corpus.ending,
-            probabilityScale: scale, algorithm: options.algorithm.rawValue)
+            lemmas: lemmas, probabilityScale: scale, algorithm: options.algorithm.rawValue)
     }
 }

@@ -23,6 +23,10 @@ extension StoreWriter {
                     if q != 0 { try weight.execute(arguments: [f, l, q]) }
                 }
             }
+            let lemma = try db.makeStatement(sql: "INSERT INTO classifier_lemma(form, lemma) VALUES (?, ?)")
+            for form in model.lemmas.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                try lemma.execute(arguments: [form, model.lemmas[form]!])
+            }
         }
     }
 

@@ -143,6 +143,8 @@ public struct Lemmatizer: Sendable {
     public internal(set) var trainingWords = 0
 
     public var vocabularySize: Int { lexicon.count }
+    /// Every form the lemmatizer learnt from its treebanks (in no particular order).
+    public var knownForms: [String] { Array(lexicon.keys) }
     public var ruleCount: Int { rules.count }
 
     /// Shape of a word: 0 lowercase, 1 capitalized, 2 capitalized at the sentence start,

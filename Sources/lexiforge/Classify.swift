@@ -83,6 +83,14 @@ struct ClassifyTrainCommand: ParsableCommand {
     @Flag(help: "Keep case (default: lowercase tokens).")
     var keepCase = false
 
+    @Flag(help: "Features are n-grams of lemmas (\"loved\" → \"love\"): the lemmatizer learnt from --lemma-training and WordNet.")
+    var lemmas = false
+
+    @OptionGroup var lemmaTraining: LemmaTrainingFlags
+
+    @Option(help: "WordNet dictionary folder (Debian wordnet-base), for --lemmas.")
+    var wordnet = "/usr/share/wordnet"
+
     @Option(help: "Naive Bayes smoothing α (also of NB-SVM's log-count ratios).")
     var alpha = 2.0
 
@@ -110,6 +118,9 @@ struct ClassifyTrainCommand: ParsableCommand {
         if !(1...5).contains(order) { throw ValidationError("--order must be 1 to 5") }
         if folds < 2 { throw ValidationError("--folds must be at least 2") }
         if !(alpha > 0) || !(cost > 0) || !(0...1).contains(beta) { throw ValidationError("--alpha and --cost must be positive and --beta in 0...1") }
+        if !lemmas && !(lemmaTraining.lemmaTraining + lemmaTraining.deprecatedLemmaTrain).isEmpty {
+            throw ValidationError("--lemma-training teaches the lemmatizer of --lemmas; add --lemmas, or leave it out")
+        }
         if ending < 0 { throw ValidationError("--ending takes a number of lines, 0 (off) or more") }
         if epochs < 1 || minDocuments < 1 || keepMinDocuments < 1 { throw ValidationError("--epochs and --min-documents must be at least 1") }
     }
@@ -126,6 +137,8 @@ struct ClassifyTrainCommand: ParsableCommand {
             config.options.lowercase = !keepCase
             config.options.negation = negation
             config.options.ending = ending
+            config.options.lemmas = lemmas
+            config.lemmatizer = LemmatizerSource(training: lemmaTraining.files, wordNet: wordnet)
             config.options.alpha = alpha
             config.options.cost = cost
             config.options.beta = beta

@@ -38,6 +38,15 @@ else
     taskset -c 0 "$BIN" classify train "$POLARITY" -o "$WORK/$algorithm.sqlite" --algorithm $algorithm --folds 10 --quiet >"$WORK/$algorithm.out"
     say "  --algorithm $algorithm: $(sed -n 's/^10-fold cross-validation accuracy ([a-z]*): \([0-9.]*%\).*/\1/p' "$WORK/$algorithm.out") 10-fold CV"
   done
+  EWT="$SHARED_DATA/ud/en_ewt-ud-train.conllu.gz"
+  if [ -f "$EWT" ] && [ -f /usr/share/wordnet/index.noun ]; then
+    # Lemma features (the issue's "optionally lemmas"): the lemmatizer learnt from EWT train and WordNet.
+    taskset -c 0 "$BIN" classify train "$POLARITY" -o "$WORK/lemmas.sqlite" --lemmas --lemma-training "$EWT" --folds 10 --quiet >"$WORK/lemmas.out"
+    taskset -c 0 "$BIN" eval classify "$WORK/lemmas.sqlite" "$POLARITY" >"$WORK/lemmas-eval.out"
+    say "  --lemmas (EWT train + WordNet lemmatizer): $(sed -n 's/^10-fold cross-validation accuracy ([a-z]*): \([0-9.]*%\).*/\1/p' "$WORK/lemmas.out") 10-fold CV; speed $(sed -n 's/^speed: //p' "$WORK/lemmas-eval.out")"
+  else
+    say "  --lemmas: skipped ($EWT or WordNet absent)"
+  fi
 fi
 
 say ""

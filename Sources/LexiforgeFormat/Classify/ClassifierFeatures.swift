@@ -16,7 +16,11 @@ public enum ClassifierFeatures {
     /// `endingStart` is the index of the first token of the last `ending` lines that hold tokens
     /// (the token count when `ending` is 0): n-grams from there on are also features of their own,
     /// marked by a leading "§" token, since reviews state their verdict at the end.
-    public static func tokens(of text: String, lowercase: Bool, negation: Bool = false, ending: Int = 0) -> (tokens: [String], endingStart: Int) {
+    ///
+    /// `lemmas` maps a (lowercased) token to the lemma that stands for it (``TextClassifierModel/lemmas``);
+    /// negation scopes follow the tokens as written.
+    public static func tokens(of text: String, lowercase: Bool, negation: Bool = false, ending: Int = 0,
+                              lemmas: [String: String] = [:]) -> (tokens: [String], endingStart: Int) {
         var out: [String] = []
         var lines: [Int] = []
         var scope = NegationScope()
@@ -24,7 +28,9 @@ public enum ClassifierFeatures {
             lines.append(line)
             var token = String(decoding: bytes, as: UTF8.self)
             if lowercase { token = token.lowercased() }
-            out.append(negation && scope.next(hash(token: token), bytes) ? "¬" + token : token)
+            let negated = negation && scope.next(hash(token: token), bytes)
+            if let lemma = lemmas[token] { token = lemma }
+            out.append(negated ? "¬" + token : token)
         }
         return (out, endingStart(lines, ending))
     }
@@ -60,8 +66,10 @@ public enum ClassifierFeatures {
     }
 
     /// The token hashes of `text` (the reader's view: no strings for ASCII tokens); the same as
-    /// ``hash(token:)`` of each of ``tokens(of:lowercase:negation:)``.
-    public static func tokenHashes(of text: String, lowercase: Bool, negation: Bool = false, ending: Int = 0) -> (hashes: [UInt64], endingStart: Int) {
+    /// ``hash(token:)`` of each of ``tokens(of:lowercase:negation:ending:lemmas:)`` when `lemmas`
+    /// is the same table.
+    public static func tokenHashes(of text: String, lowercase: Bool, negation: Bool = false, ending: Int = 0,
+                                   lemmas: LemmaHashes? = nil) -> (hashes: [UInt64], endingStart: Int) {
         var out: [UInt64] = []
         var lines: [Int] = []
         var scope = NegationScope()
@@ -81,7 +89,10 @@ public enum ClassifierFeatures {
                 for b in bytes { h = (h ^ UInt64(b)) &* fnvPrime }
                 plain = finish(h)
             }
-            if negation && scope.next(plain, bytes) {
+            let negated = negation && scope.next(plain, bytes)
+            if let lemmas, let id = lemmas.index.id(of: plain) {
+                out.append(negated ? lemmas.negated[id] : lemmas.plain[id])
+            } else if negated {
                 if lowercase && bytes.allSatisfy({ $0 < 0x80 }) {
                     // hash(token: "¬" + token) without the string: "¬" is C2 AC.
                     var h = (((fnvOffset ^ 0xC2) &* fnvPrime) ^ 0xAC) &* fnvPrime
@@ -97,6 +108,21 @@ public enum ClassifierFeatures {
             }
         }
         return (out, endingStart(lines, ending))
+    }
+
+    /// A lemma table (token → lemma) as hashes, for ``tokenHashes(of:lowercase:negation:ending:lemmas:)``:
+    /// each token's hash leads to its lemma's hash, plain and marked as negated.
+    public struct LemmaHashes: Sendable {
+        let index: HashIndex
+        let plain: [UInt64]
+        let negated: [UInt64]
+
+        public init(_ lemmas: [String: String]) {
+            let pairs = lemmas.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            index = HashIndex(pairs.map { ClassifierFeatures.hash(token: $0.key) })
+            plain = pairs.map { ClassifierFeatures.hash(token: $0.value) }
+            negated = pairs.map { ClassifierFeatures.hash(token: "¬" + $0.value) }
+        }
     }
 
     /// Words that negate what follows (lowercase).

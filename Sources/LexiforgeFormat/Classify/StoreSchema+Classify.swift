@@ -17,6 +17,9 @@ extension StoreSchema {
     ///   number of training documents holding each.
     /// - `classifier_weight(feature, label, weight)`: the weights, in units of
     ///   1/``classifierWeightScale`` (a naive Bayes log probability −9.21034 is −92103).
+    /// - `classifier_lemma(form, lemma)`: with lemma features (meta `lemmas`, the row count), each
+    ///   token form (as featurized) whose lemma differs, and that lemma, which replaces it before
+    ///   n-grams are formed (``ClassifierFeatures``); empty otherwise, absent in stores from before it.
     /// - View `classifier_weight_view(feature, label, weight)`: texts and real weights.
     public static let classifierCreationStatements: [String] = [
         """
@@ -40,6 +43,12 @@ extension StoreSchema {
             label INTEGER NOT NULL REFERENCES classifier_label(id),
             weight INTEGER NOT NULL,
             PRIMARY KEY (feature, label)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE classifier_lemma (
+            form TEXT NOT NULL PRIMARY KEY,
+            lemma TEXT NOT NULL
         ) WITHOUT ROWID
         """,
         """

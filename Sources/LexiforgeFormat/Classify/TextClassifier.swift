@@ -22,8 +22,12 @@ public struct TextClassifierModel: Sendable, Equatable {
     /// Feature values are scaled to unit (L2) length over the features the model knows.
     public var normalize: Bool
     public var lowercase: Bool
-    /// Tokens in a negation's scope are marked (``ClassifierFeatures/tokens(of:lowercase:negation:)``).
+    /// Tokens in a negation's scope are marked (``ClassifierFeatures/tokens(of:lowercase:negation:ending:lemmas:)``).
     public var negation: Bool
+    /// Lemma features (`classify train --lemmas`): a token found here is replaced by its lemma
+    /// ("sang" → "sing") before n-grams are formed; empty for word-form features. Keys are tokens
+    /// as featurized (lowercased with ``lowercase``); only tokens whose lemma differs are listed.
+    public var lemmas: [String: String]
     /// n-grams of the last this many lines are features of their own too (0: none).
     public var ending: Int
     /// Softmax temperature: probabilities are softmax(scale · scores).
@@ -32,7 +36,7 @@ public struct TextClassifierModel: Sendable, Equatable {
     public var algorithm: String
 
     public init(labels: [String], labelDocuments: [Int], bias: [Double], features: [String], featureDocuments: [Int],
-                weights: [Double], maxOrder: Int, binary: Bool, normalize: Bool = false, lowercase: Bool, negation: Bool = false, ending: Int = 0, probabilityScale: Double, algorithm: String) {
+                weights: [Double], maxOrder: Int, binary: Bool, normalize: Bool = false, lowercase: Bool, negation: Bool = false, ending: Int = 0, lemmas: [String: String] = [:], probabilityScale: Double, algorithm: String) {
         self.labels = labels
         self.labelDocuments = labelDocuments
         self.bias = bias
@@ -45,6 +49,7 @@ public struct TextClassifierModel: Sendable, Equatable {
         self.lowercase = lowercase
         self.negation = negation
         self.ending = ending
+        self.lemmas = lemmas
         self.probabilityScale = probabilityScale
         self.algorithm = algorithm
     }
@@ -55,6 +60,7 @@ public struct TextClassifierModel: Sendable, Equatable {
             "algorithm": algorithm, "max_order": maxOrder, "binary": binary, "normalize": normalize, "lowercase": lowercase, "negation": negation, "ending": ending,
             "probability_scale": probabilityScale, "labels": labels.count, "features": features.count,
         ]
+        if !lemmas.isEmpty { object["lemmas"] = lemmas.count }
         for (k, v) in extra { object[k] = v }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
@@ -102,10 +108,12 @@ public enum ClassifyStoreError: Error, CustomStringConvertible, Sendable {
 public struct TextClassifier: Sendable {
     public let model: TextClassifierModel
     private let index: HashIndex
+    private let lemmas: ClassifierFeatures.LemmaHashes?
 
     public init(model: TextClassifierModel) {
         self.model = model
         self.index = HashIndex(model.features.map { ClassifierFeatures.hash(ofFeatureText: $0) })
+        self.lemmas = model.lemmas.isEmpty ? nil : ClassifierFeatures.LemmaHashes(model.lemmas)
     }
 
     public var labels: [String] { model.labels }
@@ -115,7 +123,7 @@ public struct TextClassifier: Sendable {
         let m = model
         let labelCount = m.labels.count
         var scores = m.bias
-        let (hashes, endingStart) = ClassifierFeatures.tokenHashes(of: text, lowercase: m.lowercase, negation: m.negation, ending: m.ending)
+        let (hashes, endingStart) = ClassifierFeatures.tokenHashes(of: text, lowercase: m.lowercase, negation: m.negation, ending: m.ending, lemmas: lemmas)
         // The known features of the text, distinct (a small open-addressing set on the stack,
         // ids + 1 so 0 is empty), with their counts.
         var found: [Int] = [], counts: [Double] = []

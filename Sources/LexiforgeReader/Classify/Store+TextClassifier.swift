@@ -49,10 +49,20 @@ extension TrainedStore {
                 let l = try row.int(1, "classifier_weight", "label", in: 0...Int64(L - 1))
                 weights[f * L + l] = Double(try row.integer(2, "classifier_weight", "weight")) / unit
             }
+            // Lemma features: the meta row says how many forms; stores from before them have neither.
+            var lemmas: [String: String] = [:]
+            if let expected = options["lemmas"] as? Int {
+                for row in try Row.fetchAll(db, sql: "SELECT form, lemma FROM classifier_lemma") {
+                    lemmas[try row.text(0, "classifier_lemma", "form")] = try row.text(1, "classifier_lemma", "lemma")
+                }
+                guard lemmas.count == expected else {
+                    throw StoreDamage("`classifier_lemma` has \(lemmas.count) rows; the `classifier` meta row says \(expected)")
+                }
+            }
             return TextClassifierModel(labels: labels, labelDocuments: labelDocuments, bias: bias, features: features,
                                        featureDocuments: featureDocuments, weights: weights, maxOrder: maxOrder,
                                        binary: binary, normalize: normalize, lowercase: lowercase,
-                                       negation: options["negation"] as? Bool ?? false, ending: options["ending"] as? Int ?? 0, probabilityScale: scale, algorithm: algorithm)
+                                       negation: options["negation"] as? Bool ?? false, ending: options["ending"] as? Int ?? 0, lemmas: lemmas, probabilityScale: scale, algorithm: algorithm)
         }
     }
 
