@@ -107,61 +107,94 @@ public enum ClassifyStoreError: Error, CustomStringConvertible, Sendable {
 /// - Complexity: O(tokens · max order) per text.
 public struct TextClassifier: Sendable {
     public let model: TextClassifierModel
-    private let index: HashIndex
+    /// The features as an open-addressing hash table whose slots hold the key and the feature's
+    /// weights side by side (`stride` words: the key, then one Double bit pattern per label), so
+    /// a feature found costs one cache miss, not two. Key 0 marks an empty slot (a feature whose
+    /// hash is 0 is stored as 1, and looked up so).
+    private let slots: [UInt64]
+    private let stride: Int
+    private let mask: Int
     private let lemmas: ClassifierFeatures.LemmaHashes?
 
     public init(model: TextClassifierModel) {
         self.model = model
-        self.index = HashIndex(model.features.map { ClassifierFeatures.hash(ofFeatureText: $0) })
+        let L = model.labels.count
+        stride = 1 + L
+        var size = 16
+        while size < model.features.count * 2 { size <<= 1 }
+        mask = size - 1
+        var slots = [UInt64](repeating: 0, count: size * stride)
+        for (f, text) in model.features.enumerated() {
+            let key = Self.slotKey(ClassifierFeatures.hash(ofFeatureText: text))
+            var slot = Int(truncatingIfNeeded: key >> 20) & mask
+            while slots[slot * stride] != 0 && slots[slot * stride] != key { slot = (slot + 1) & mask }
+            guard slots[slot * stride] == 0 else { continue }   // a duplicate keeps its first weights
+            slots[slot * stride] = key
+            for l in 0..<L { slots[slot * stride + 1 + l] = model.weights[f * L + l].bitPattern }
+        }
+        self.slots = slots
         self.lemmas = model.lemmas.isEmpty ? nil : ClassifierFeatures.LemmaHashes(model.lemmas)
     }
+
+    @inline(__always)
+    static func slotKey(_ hash: UInt64) -> UInt64 { hash == 0 ? 1 : hash }
 
     public var labels: [String] { model.labels }
 
     /// The linear scores of every label (before the softmax).
     public func scores(for text: String) -> [Double] {
         let m = model
-        let labelCount = m.labels.count
+        let labelCount = m.labels.count, stride = stride, mask = mask
         var scores = m.bias
         let (hashes, endingStart) = ClassifierFeatures.tokenHashes(of: text, lowercase: m.lowercase, negation: m.negation, ending: m.ending, lemmas: lemmas)
-        // The known features of the text, distinct (a small open-addressing set on the stack,
-        // ids + 1 so 0 is empty), with their counts.
+        // Every feature hash first, then the lookups in one tight loop (independent cache misses overlap).
+        var keys: [UInt64] = []
+        keys.reserveCapacity(hashes.count * (m.maxOrder + 1) * 2)
+        ClassifierFeatures.forEachFeature(count: hashes.count, endingStart: endingStart, maxOrder: m.maxOrder) { range, ending in
+            keys.append(Self.slotKey(ClassifierFeatures.featureHash(hashes[range], ending: ending)))
+        }
+        // The slots of the text's known features, distinct (a small open-addressing set, slot + 1
+        // so 0 is empty), with their counts.
         var found: [Int] = [], counts: [Double] = []
-        found.reserveCapacity(hashes.count * 2)
-        counts.reserveCapacity(hashes.count * 2)
+        found.reserveCapacity(keys.count)
+        counts.reserveCapacity(keys.count)
         var capacity = 64
-        while capacity < hashes.count * (m.maxOrder + 1) * 4 { capacity <<= 1 }
-        withUnsafeTemporaryAllocation(of: (id: Int32, slot: Int32).self, capacity: capacity) { set in
-            for k in 0..<capacity { set[k] = (0, 0) }
-            let mask = capacity - 1
-            // Every feature hash first, then the lookups in one tight loop (independent cache misses overlap).
-            var keys: [UInt64] = []
-            keys.reserveCapacity(hashes.count * (m.maxOrder + 1) * 2)
-            ClassifierFeatures.forEachFeature(count: hashes.count, endingStart: endingStart, maxOrder: m.maxOrder) { range, ending in
-                keys.append(ClassifierFeatures.featureHash(hashes[range], ending: ending))
-            }
-            for key in keys {
-                guard let f = index.id(of: key) else { continue }
-                var slot = (f &* 0x9E37_79B9) & mask
-                while set[slot].id != 0 && set[slot].id != Int32(f + 1) { slot = (slot + 1) & mask }
-                if set[slot].id == 0 {
-                    set[slot] = (Int32(f + 1), Int32(found.count))
-                    found.append(f)
-                    counts.append(1)
-                } else if !m.binary {
-                    counts[Int(set[slot].slot)] += 1
+        while capacity < keys.count * 2 { capacity <<= 1 }
+        slots.withUnsafeBufferPointer { table in
+            withUnsafeTemporaryAllocation(of: (slot: Int32, index: Int32).self, capacity: capacity) { set in
+                for k in 0..<capacity { set[k] = (0, 0) }
+                let setMask = capacity - 1
+                // The probes first, in a loop of their own: no iteration waits for another's miss.
+                var hits = [Int](repeating: -1, count: keys.count)
+                for (k, key) in keys.enumerated() {
+                    var slot = Int(truncatingIfNeeded: key >> 20) & mask
+                    while true {
+                        let stored = table[slot * stride]
+                        if stored == key { hits[k] = slot; break }
+                        if stored == 0 { break }
+                        slot = (slot + 1) & mask
+                    }
+                }
+                for slot in hits where slot >= 0 {
+                    var s = (slot &* 0x9E37_79B9) & setMask
+                    while set[s].slot != 0 && set[s].slot != Int32(slot + 1) { s = (s + 1) & setMask }
+                    if set[s].slot == 0 {
+                        set[s] = (Int32(slot + 1), Int32(found.count))
+                        found.append(slot)
+                        counts.append(1)
+                    } else if !m.binary {
+                        counts[Int(set[s].index)] += 1
+                    }
                 }
             }
-        }
-        var factor = 1.0
-        if m.normalize {
-            let norm = counts.reduce(0) { $0 + $1 * $1 }.squareRoot()
-            if norm > 0 { factor = 1 / norm }
-        }
-        m.weights.withUnsafeBufferPointer { w in
-            for (f, c) in zip(found, counts) {
-                let v = c * factor
-                for l in 0..<labelCount { scores[l] += v * w[f * labelCount + l] }
+            var factor = 1.0
+            if m.normalize {
+                let norm = counts.reduce(0) { $0 + $1 * $1 }.squareRoot()
+                if norm > 0 { factor = 1 / norm }
+            }
+            for (slot, c) in zip(found, counts) {
+                let v = c * factor, base = slot * stride + 1
+                for l in 0..<labelCount { scores[l] += v * Double(bitPattern: table[base + l]) }
             }
         }
         return scores
