@@ -320,6 +320,12 @@ struct ClassifyTests {
         #expect(read.charModel?.grams == expected.charModel?.grams)
         #expect(read.charModel?.contexts == expected.charModel?.contexts)
         #expect(read == expected)
+        // The recognizer read straight from the store (Int16 weights, the scorer built row by
+        // row) scores exactly as one built from the model.
+        let direct = try LanguageRecognizer(store: TrainedStore(path: path)), viaModel = LanguageRecognizer(model: expected)
+        for text in ["the cat", "le chat", "zzq xw", "Ünïcödé 42", "猫 the", ""] {
+            #expect(direct.scores(for: text) == viaModel.scores(for: text), "\(text)")
+        }
         // A store without them (from before them) reads as before.
         let other = try TemporaryFolder()
         let old = try Self.tinyLanguageStore(in: other)
@@ -328,6 +334,16 @@ struct ClassifyTests {
         try DatabaseQueue(path: path).write { db in try db.execute(sql: "UPDATE langid_char SET logprobs = x'0102' WHERE gram = 'a' AND backoff = 0") }
         let error = #expect(throws: (any Error).self) { try TrainedStore(path: path).languageIDModel() }
         #expect("\(error!)".contains("langid_char"))
+        #expect(throws: (any Error).self) { try LanguageRecognizer(store: TrainedStore(path: path)) }
+        // Without the row of an unseen character the scorer is incomplete: damage, both ways.
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "UPDATE langid_char SET logprobs = x'\(String(repeating: "00", count: 4))' WHERE gram = 'a' AND backoff = 0")
+            try db.execute(sql: "DELETE FROM langid_char WHERE gram = '' AND backoff = 0")
+        }
+        for attempt in [{ _ = try TrainedStore(path: path).languageIDModel() }, { _ = try LanguageRecognizer(store: TrainedStore(path: path)) }] {
+            let missing = #expect(throws: (any Error).self) { try attempt() }
+            #expect("\(missing!)".contains("no row for an unseen character"))
+        }
     }
 
     @Test("language-ID training is deterministic")

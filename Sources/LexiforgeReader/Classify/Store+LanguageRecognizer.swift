@@ -3,10 +3,33 @@ import GRDB
 import LexiforgeFormat
 
 extension LanguageRecognizer {
-    /// Reads the language identifier of a store.
+    /// Reads the language identifier of a store straight into the recognizer's layout: Int16
+    /// weights and the character models' hash table, never the Float model
+    /// (``TrainedStore/languageIDModel()``), which would take four times the memory.
     /// - Throws: ``ClassifyStoreError/noLanguageIdentifier(_:)`` when it has none; ``StoreError`` when damaged.
     public init(store: TrainedStore) throws {
-        self.init(model: try store.languageIDModel())
+        let header = try store.langidHeader()
+        let L = header.languages.count
+        self = try store.checked { db in
+            var weights = [Int16](repeating: 0, count: header.features.buckets * L)
+            try TrainedStore.forEachWeightBlock(db, header) { l, k, raw in
+                for j in 0..<StoreSchema.langidBlockSize {
+                    weights[(k * StoreSchema.langidBlockSize + j) * L + l] = Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * j, as: Int16.self))
+                }
+            }
+            var scorer: LanguageCharScorer?
+            if let weight = header.charWeight, try db.tableExists("langid_char") {
+                let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM langid_char") ?? 0
+                var built = LanguageCharScorer(weight: weight, margin: header.charMargin, languages: L, capacity: rows)
+                try TrainedStore.forEachCharRow(db, languages: L) { gram, context, raw in
+                    built.append(gram, context: context, littleEndian: raw)
+                }
+                guard built.isComplete else { throw TrainedStore.noUnseenRow }
+                scorer = built
+            }
+            return LanguageRecognizer(languages: header.languages, bias: header.bias, features: header.features, quantizedWeights: weights,
+                                      scripts: try TrainedStore.scripts(db, languages: L), charScorer: scorer)
+        }
     }
 }
 
@@ -14,8 +37,17 @@ extension TrainedStore {
     /// Whether the store holds a language identifier.
     public var hasLanguageIdentifier: Bool { meta[StoreSchema.ClassifyMetaKey.langid] != nil }
 
-    /// Reads the language identifier's tables into one flat array.
-    public func languageIDModel() throws -> LanguageIDModel {
+    /// The meta row and `langid_language` of a language identifier.
+    struct LangidHeader {
+        var features: LanguageIDFeatures
+        var algorithm: String
+        var languages: [String] = [], sentences: [Int] = [], bias: [Float] = []
+        /// The character models' weight and margin; nil without them.
+        var charWeight: Float?
+        var charMargin: Float
+    }
+
+    func langidHeader() throws -> LangidHeader {
         guard let metaText = meta[StoreSchema.ClassifyMetaKey.langid] else { throw ClassifyStoreError.noLanguageIdentifier(path) }
         let options = try jsonObject(metaText, key: StoreSchema.ClassifyMetaKey.langid)
         guard let maxOrder = options["max_order"] as? Int, (1...8).contains(maxOrder),
@@ -23,67 +55,93 @@ extension TrainedStore {
             throw StoreError.badMeta(path, key: StoreSchema.ClassifyMetaKey.langid, value: metaText,
                                      expected: "a JSON object with max_order (1-8) and bucket_bits (12-24)")
         }
-        let features = LanguageIDFeatures(maxOrder: maxOrder, bucketBits: bits, words: options["words"] as? Bool ?? false)
-        let algorithm = options["algorithm"] as? String ?? "?"
-        return try checked { db in
-            var languages: [String] = [], sentences: [Int] = [], bias: [Float] = []
+        var header = LangidHeader(features: LanguageIDFeatures(maxOrder: maxOrder, bucketBits: bits, words: options["words"] as? Bool ?? false),
+                                  algorithm: options["algorithm"] as? String ?? "?",
+                                  charWeight: (options["char_weight"] as? Double).flatMap { $0 > 0 ? Float($0) : nil },
+                                  charMargin: (options["char_margin"] as? Double).map(Float.init) ?? LanguageCharModel.defaultMargin)
+        try checked { db in
             for row in try Row.fetchAll(db, sql: "SELECT id, code, bias, sentences FROM langid_language ORDER BY id") {
-                guard try row.int(0, "langid_language", "id") == languages.count else { throw StoreDamage("`langid_language.id` is not dense from 0") }
-                languages.append(try row.text(1, "langid_language", "code"))
-                bias.append(Float(Double(try row.integer(2, "langid_language", "bias")) / StoreSchema.langidWeightScale))
-                sentences.append(try row.int(3, "langid_language", "sentences", in: 0...StoreSchema.maxCount))
+                guard try row.int(0, "langid_language", "id") == header.languages.count else { throw StoreDamage("`langid_language.id` is not dense from 0") }
+                header.languages.append(try row.text(1, "langid_language", "code"))
+                header.bias.append(Float(Double(try row.integer(2, "langid_language", "bias")) / StoreSchema.langidWeightScale))
+                header.sentences.append(try row.int(3, "langid_language", "sentences", in: 0...StoreSchema.maxCount))
             }
-            guard languages.count >= 2 else { throw StoreDamage("`langid_language` has \(languages.count) languages; an identifier has at least 2") }
-            let L = languages.count, B = features.buckets, block = StoreSchema.langidBlockSize
-            var weights = [Float](repeating: 0, count: B * L)
-            let rows = try Row.fetchCursor(db, sql: "SELECT language, block, weights FROM langid_weight")
-            while let row = try rows.next() {
-                let l = try row.int(0, "langid_weight", "language", in: 0...Int64(L - 1))
-                let k = try row.int(1, "langid_weight", "block", in: 0...Int64(B / block - 1))
-                guard let data = try row.optionalBlob(2, "langid_weight", "weights") else { throw StoreDamage("`langid_weight.weights` is NULL") }
-                guard data.count == block * 2 else { throw StoreDamage("`langid_weight.weights` of language \(l) block \(k) has \(data.count) bytes, not \(block * 2)") }
-                data.withUnsafeBytes { raw in
-                    for j in 0..<block {
-                        let q = Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * j, as: Int16.self))
-                        weights[(k * block + j) * L + l] = LanguageIDModel.dequantize(q)
-                    }
-                }
+            guard header.languages.count >= 2 else { throw StoreDamage("`langid_language` has \(header.languages.count) languages; an identifier has at least 2") }
+        }
+        return header
+    }
+
+    /// Calls `body(language, block, blob)` for every `langid_weight` row, checked.
+    static func forEachWeightBlock(_ db: Database, _ header: LangidHeader, _ body: (Int, Int, UnsafeRawBufferPointer) throws -> Void) throws {
+        let L = header.languages.count, block = StoreSchema.langidBlockSize
+        let rows = try Row.fetchCursor(db, sql: "SELECT language, block, weights FROM langid_weight")
+        while let row = try rows.next() {
+            let l = try row.int(0, "langid_weight", "language", in: 0...Int64(L - 1))
+            let k = try row.int(1, "langid_weight", "block", in: 0...Int64(header.features.buckets / block - 1))
+            guard let data = try row.optionalBlob(2, "langid_weight", "weights") else { throw StoreDamage("`langid_weight.weights` is NULL") }
+            guard data.count == block * 2 else { throw StoreDamage("`langid_weight.weights` of language \(l) block \(k) has \(data.count) bytes, not \(block * 2)") }
+            try data.withUnsafeBytes { try body(l, k, $0) }
+        }
+    }
+
+    /// The `langid_script` rows: training sentences per pattern and language id (none when the table is absent).
+    static func scripts(_ db: Database, languages L: Int) throws -> [UInt16: [Int]] {
+        var scripts: [UInt16: [Int]] = [:]
+        guard try db.tableExists("langid_script") else { return scripts }
+        for row in try Row.fetchAll(db, sql: "SELECT pattern, language, sentences FROM langid_script") {
+            let name = try row.text(0, "langid_script", "pattern")
+            guard let pattern = WritingSystems.pattern(named: name) else {
+                throw StoreDamage("`langid_script.pattern` '\(name)' is not scripts of \(WritingSystems.codes.joined(separator: ", ")) joined by +")
             }
-            var scripts: [UInt16: [Int]] = [:]
-            if try db.tableExists("langid_script") {
-                for row in try Row.fetchAll(db, sql: "SELECT pattern, language, sentences FROM langid_script") {
-                    let name = try row.text(0, "langid_script", "pattern")
-                    guard let pattern = WritingSystems.pattern(named: name) else {
-                        throw StoreDamage("`langid_script.pattern` '\(name)' is not scripts of \(WritingSystems.codes.joined(separator: ", ")) joined by +")
-                    }
-                    let l = try row.int(1, "langid_script", "language", in: 0...Int64(L - 1))
-                    scripts[pattern, default: [Int](repeating: 0, count: L)][l] = try row.int(2, "langid_script", "sentences", in: 1...StoreSchema.maxCount)
+            let l = try row.int(1, "langid_script", "language", in: 0...Int64(L - 1))
+            scripts[pattern, default: [Int](repeating: 0, count: L)][l] = try row.int(2, "langid_script", "sentences", in: 1...StoreSchema.maxCount)
+        }
+        return scripts
+    }
+
+    /// Calls `body(gram, isContext, blob)` for every `langid_char` row, checked.
+    static func forEachCharRow(_ db: Database, languages L: Int, _ body: ([UInt32], Bool, UnsafeRawBufferPointer) throws -> Void) throws {
+        let rows = try Row.fetchCursor(db, sql: "SELECT gram, backoff, logprobs FROM langid_char")
+        while let row = try rows.next() {
+            let gram = try row.text(0, "langid_char", "gram").unicodeScalars.map(\.value)
+            let backoff = try row.int(1, "langid_char", "backoff", in: 0...1)
+            guard gram.count <= LanguageCharModel.order - backoff, backoff == 0 || !gram.isEmpty else {
+                throw StoreDamage("`langid_char.gram` of \(gram.count) characters with backoff \(backoff); n-grams have 0-\(LanguageCharModel.order), contexts 1-\(LanguageCharModel.order - 1)")
+            }
+            guard let data = try row.optionalBlob(2, "langid_char", "logprobs"), data.count == 2 * L else {
+                throw StoreDamage("`langid_char.logprobs` is not \(2 * L) bytes (one Int16 per language)")
+            }
+            try data.withUnsafeBytes { try body(gram, backoff == 1, $0) }
+        }
+    }
+
+    static let noUnseenRow = StoreDamage("`langid_char` has no row for an unseen character (gram '', backoff 0)")
+
+    /// Reads the language identifier's tables as a model (Float weights, the character models as
+    /// dictionaries): for inspection and tests; a front end wants `LanguageRecognizer(store:)`.
+    public func languageIDModel() throws -> LanguageIDModel {
+        let header = try langidHeader()
+        let L = header.languages.count
+        return try checked { db in
+            var weights = [Float](repeating: 0, count: header.features.buckets * L)
+            try Self.forEachWeightBlock(db, header) { l, k, raw in
+                for j in 0..<StoreSchema.langidBlockSize {
+                    let q = Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * j, as: Int16.self))
+                    weights[(k * StoreSchema.langidBlockSize + j) * L + l] = LanguageIDModel.dequantize(q)
                 }
             }
             var charModel: LanguageCharModel?
-            if let weight = options["char_weight"] as? Double, weight > 0, try db.tableExists("langid_char") {
+            if let weight = header.charWeight, try db.tableExists("langid_char") {
                 var grams: [[UInt32]: [Float]] = [:], contexts: [[UInt32]: [Float]] = [:]
-                let rows = try Row.fetchCursor(db, sql: "SELECT gram, backoff, logprobs FROM langid_char")
-                while let row = try rows.next() {
-                    let gram = try row.text(0, "langid_char", "gram").unicodeScalars.map(\.value)
-                    let backoff = try row.int(1, "langid_char", "backoff", in: 0...1)
-                    guard gram.count <= LanguageCharModel.order - backoff, backoff == 0 || !gram.isEmpty else {
-                        throw StoreDamage("`langid_char.gram` of \(gram.count) characters with backoff \(backoff); n-grams have 0-\(LanguageCharModel.order), contexts 1-\(LanguageCharModel.order - 1)")
-                    }
-                    guard let data = try row.optionalBlob(2, "langid_char", "logprobs"), data.count == 2 * L else {
-                        throw StoreDamage("`langid_char.logprobs` is not \(2 * L) bytes (one Int16 per language)")
-                    }
-                    let values = data.withUnsafeBytes { raw in
-                        (0..<L).map { LanguageIDModel.dequantize(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: Int16.self))) }
-                    }
-                    if backoff == 0 { grams[gram] = values } else { contexts[gram] = values }
+                try Self.forEachCharRow(db, languages: L) { gram, context, raw in
+                    let values = (0..<L).map { LanguageIDModel.dequantize(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: Int16.self))) }
+                    if context { contexts[gram] = values } else { grams[gram] = values }
                 }
-                guard grams[[]] != nil else { throw StoreDamage("`langid_char` has no row for an unseen character (gram '', backoff 0)") }
-                let margin = (options["char_margin"] as? Double).map(Float.init) ?? LanguageCharModel.defaultMargin
-                charModel = LanguageCharModel(weight: Float(weight), margin: margin, grams: grams, contexts: contexts)
+                guard grams[[]] != nil else { throw Self.noUnseenRow }
+                charModel = LanguageCharModel(weight: weight, margin: header.charMargin, grams: grams, contexts: contexts)
             }
-            return LanguageIDModel(languages: languages, sentences: sentences, bias: bias, weights: weights,
-                                   features: features, algorithm: algorithm, scripts: scripts, charModel: charModel)
+            return LanguageIDModel(languages: header.languages, sentences: header.sentences, bias: header.bias, weights: weights,
+                                   features: header.features, algorithm: header.algorithm, scripts: try Self.scripts(db, languages: L), charModel: charModel)
         }
     }
 }
