@@ -66,8 +66,22 @@ struct ClassifyTests {
         let read = try TrainedStore(path: path).textClassifierModel()
         #expect(read.labels == model.labels && read.features == model.features && read.labelDocuments == [3, 1])
         #expect(zip(read.weights, model.weights).allSatisfy { abs($0 - $1) <= 0.5 / StoreSchema.classifierWeightScale })
-        let p = try TextClassifier(store: TrainedStore(path: path)).probabilities(for: "Chinese Chinese Chinese Tokyo Japan")
+        let direct = try TextClassifier(store: TrainedStore(path: path))
+        let p = direct.probabilities(for: "Chinese Chinese Chinese Tokyo Japan")
         #expect(abs(p[0].probability - 0.68975) < 1e-3)
+        // Read straight into its hash table, the classifier scores exactly as one built from the read model.
+        let viaModel = TextClassifier(model: read)
+        for text in ["Chinese Chinese Chinese Tokyo Japan", "Macao", "nothing known", ""] {
+            #expect(direct.scores(for: text) == viaModel.scores(for: text), "\(text)")
+        }
+        #expect(direct.settings.features.isEmpty && direct.settings.probabilityScale == model.probabilityScale)
+        // Damage: a weight of a feature that is not there.
+        try DatabaseQueue(path: path).writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(sql: "INSERT INTO classifier_weight(feature, label, weight) VALUES (99, 0, 1)")
+        }
+        let error = #expect(throws: (any Error).self) { try TextClassifier(store: TrainedStore(path: path)) }
+        #expect("\(error!)".contains("classifier_weight"))
     }
 
     @Test("feature hashes are the same from tokens and from stored feature text")

@@ -95,8 +95,9 @@ public enum ClassifyStoreError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// Runs a text classifier from its store alone: the model is read once into flat arrays and a
-/// hash table, so classifying is tokenizing plus one table lookup per n-gram, no SQL.
+/// Runs a text classifier from its store alone: the model is read once into one hash table
+/// (``ClassifierFeatureTable``: each slot a feature's key and weights), so classifying is
+/// tokenizing plus one table lookup per n-gram, no SQL.
 ///
 /// ```swift
 /// let classifier = try TextClassifier(store: TrainedStore(path: "sentiment.sqlite"))
@@ -106,52 +107,50 @@ public enum ClassifyStoreError: Error, CustomStringConvertible, Sendable {
 /// ```
 /// - Complexity: O(tokens · max order) per text.
 public struct TextClassifier: Sendable {
-    public let model: TextClassifierModel
-    /// The features as an open-addressing hash table whose slots hold the key and the feature's
-    /// weights side by side (`stride` words: the key, then one Double bit pattern per label), so
-    /// a feature found costs one cache miss, not two. Key 0 marks an empty slot (a feature whose
-    /// hash is 0 is stored as 1, and looked up so).
-    private let slots: [UInt64]
-    private let stride: Int
-    private let mask: Int
+    /// The classifier without its features and weights (labels, biases, feature options,
+    /// probability scale, lemma table): those live in a hash table alone.
+    public let settings: TextClassifierModel
+    private let table: ClassifierFeatureTable
     private let lemmas: ClassifierFeatures.LemmaHashes?
 
+    /// A classifier of a model in memory.
     public init(model: TextClassifierModel) {
-        self.model = model
         let L = model.labels.count
-        stride = 1 + L
-        var size = 16
-        while size < model.features.count * 2 { size <<= 1 }
-        mask = size - 1
-        var slots = [UInt64](repeating: 0, count: size * stride)
+        var table = ClassifierFeatureTable(labels: L, capacity: model.features.count)
         for (f, text) in model.features.enumerated() {
-            let key = Self.slotKey(ClassifierFeatures.hash(ofFeatureText: text))
-            var slot = Int(truncatingIfNeeded: key >> 20) & mask
-            while slots[slot * stride] != 0 && slots[slot * stride] != key { slot = (slot + 1) & mask }
-            guard slots[slot * stride] == 0 else { continue }   // a duplicate keeps its first weights
-            slots[slot * stride] = key
-            for l in 0..<L { slots[slot * stride + 1 + l] = model.weights[f * L + l].bitPattern }
+            guard let slot = table.insert(text) else { continue }
+            for l in 0..<L { table.setWeight(model.weights[f * L + l], slot: slot, label: l) }
         }
-        self.slots = slots
-        self.lemmas = model.lemmas.isEmpty ? nil : ClassifierFeatures.LemmaHashes(model.lemmas)
+        self.init(settings: model, table: table)
     }
 
-    @inline(__always)
-    static func slotKey(_ hash: UInt64) -> UInt64 { hash == 0 ? 1 : hash }
+    /// A classifier of parts read from a store without the model's feature texts and weight
+    /// arrays in between (what `TextClassifier(store:)` does): `settings` gives everything but
+    /// its `features`, `featureDocuments` and `weights`, which are ignored; `table` holds those.
+    public init(settings: TextClassifierModel, table: ClassifierFeatureTable) {
+        precondition(table.labels == settings.labels.count, "the table has a weight per label")
+        var settings = settings
+        settings.features = []
+        settings.featureDocuments = []
+        settings.weights = []
+        self.settings = settings
+        self.table = table
+        self.lemmas = settings.lemmas.isEmpty ? nil : ClassifierFeatures.LemmaHashes(settings.lemmas)
+    }
 
-    public var labels: [String] { model.labels }
+    public var labels: [String] { settings.labels }
 
     /// The linear scores of every label (before the softmax).
     public func scores(for text: String) -> [Double] {
-        let m = model
-        let labelCount = m.labels.count, stride = stride, mask = mask
+        let m = settings
+        let labelCount = m.labels.count, stride = table.stride, mask = table.mask
         var scores = m.bias
         let (hashes, endingStart) = ClassifierFeatures.tokenHashes(of: text, lowercase: m.lowercase, negation: m.negation, ending: m.ending, lemmas: lemmas)
         // Every feature hash first, then the lookups in one tight loop (independent cache misses overlap).
         var keys: [UInt64] = []
         keys.reserveCapacity(hashes.count * (m.maxOrder + 1) * 2)
         ClassifierFeatures.forEachFeature(count: hashes.count, endingStart: endingStart, maxOrder: m.maxOrder) { range, ending in
-            keys.append(Self.slotKey(ClassifierFeatures.featureHash(hashes[range], ending: ending)))
+            keys.append(ClassifierFeatureTable.slotKey(ClassifierFeatures.featureHash(hashes[range], ending: ending)))
         }
         // The slots of the text's known features, distinct (a small open-addressing set, slot + 1
         // so 0 is empty), with their counts.
@@ -160,7 +159,7 @@ public struct TextClassifier: Sendable {
         counts.reserveCapacity(keys.count)
         var capacity = 64
         while capacity < keys.count * 2 { capacity <<= 1 }
-        slots.withUnsafeBufferPointer { table in
+        table.slots.withUnsafeBufferPointer { table in
             withUnsafeTemporaryAllocation(of: (slot: Int32, index: Int32).self, capacity: capacity) { set in
                 for k in 0..<capacity { set[k] = (0, 0) }
                 let setMask = capacity - 1
@@ -202,9 +201,9 @@ public struct TextClassifier: Sendable {
 
     /// Every label with its probability, most probable first (ties by label id).
     public func probabilities(for text: String) -> [LabelProbability] {
-        let p = Self.softmax(scores(for: text), scale: model.probabilityScale)
+        let p = Self.softmax(scores(for: text), scale: settings.probabilityScale)
         return p.indices.sorted { p[$0] > p[$1] || (p[$0] == p[$1] && $0 < $1) }
-            .map { LabelProbability(label: model.labels[$0], probability: p[$0]) }
+            .map { LabelProbability(label: settings.labels[$0], probability: p[$0]) }
     }
 
     /// The most probable label.
@@ -212,7 +211,7 @@ public struct TextClassifier: Sendable {
         let s = scores(for: text)
         var best = 0
         for l in s.indices where s[l] > s[best] { best = l }
-        return model.labels[best]
+        return settings.labels[best]
     }
 
     /// softmax(scale · x), computed stably.
@@ -221,5 +220,47 @@ public struct TextClassifier: Sendable {
         let e = x.map { Foundation.exp(scale * ($0 - top)) }
         let sum = e.reduce(0, +)
         return e.map { $0 / sum }
+    }
+}
+
+/// A text classifier's features as an open-addressing hash table whose slots hold the feature's
+/// key and its weights side by side (`stride` words: the key, then one Double bit pattern per
+/// label), so a feature a text has costs one cache miss, not two, and the feature texts need not
+/// stay in memory. Key 0 marks an empty slot (a feature whose hash is 0 is stored as 1, and
+/// looked up so). Filled by ``TextClassifier/init(model:)`` or row by row from a store.
+public struct ClassifierFeatureTable: Sendable {
+    public let labels: Int
+    let stride: Int
+    let mask: Int
+    private(set) var slots: [UInt64]
+
+    /// An empty table for `capacity` features (at most half full).
+    public init(labels: Int, capacity: Int) {
+        self.labels = labels
+        stride = 1 + labels
+        var size = 16
+        while size < capacity * 2 { size <<= 1 }
+        mask = size - 1
+        slots = [UInt64](repeating: 0, count: size * stride)
+    }
+
+    @inline(__always)
+    static func slotKey(_ hash: UInt64) -> UInt64 { hash == 0 ? 1 : hash }
+
+    /// Inserts a feature by its stored text (``ClassifierFeatures/hash(ofFeatureText:)``); its
+    /// slot, or nil when a feature of the same hash is in already (whose weights stay).
+    /// - Precondition: fewer features than the capacity.
+    public mutating func insert(_ featureText: String) -> Int? {
+        let key = Self.slotKey(ClassifierFeatures.hash(ofFeatureText: featureText))
+        var slot = Int(truncatingIfNeeded: key >> 20) & mask
+        while slots[slot * stride] != 0 && slots[slot * stride] != key { slot = (slot + 1) & mask }
+        guard slots[slot * stride] == 0 else { return nil }
+        slots[slot * stride] = key
+        return slot
+    }
+
+    /// Sets a feature's weight for one label (0 until set).
+    public mutating func setWeight(_ weight: Double, slot: Int, label: Int) {
+        slots[slot * stride + 1 + label] = weight.bitPattern
     }
 }
