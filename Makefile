@@ -80,11 +80,27 @@ python-deps:
 	@python3 -c 'import selenium' 2>/dev/null || python3 -m pip install --quiet selenium
 	@python3 -c 'import pyspark' 2>/dev/null || python3 -m pip install --quiet -r Sources/spark/requirements.txt
 
+# SwiftPM's incremental release build can leave a module compiled against an old layout of a
+# LexiforgeFormat struct, which LexiforgeReader re-exports (swiftlang/swift#89636): the binary then
+# crashes (seen here after a stored property changed). So when LexiforgeFormat's sources changed
+# since the last release build, our modules are rebuilt from scratch; the packages stay built.
+FORMAT_STAMP := .build/release/.lexiforge-format-sources
+define fresh_format
+	@if [ -f $(FORMAT_STAMP) ] && [ -n "$$(find Sources/LexiforgeFormat -newer $(FORMAT_STAMP) -print -quit)" ]; then \
+	  echo "Sources/LexiforgeFormat changed: rebuilding Lexiforge's modules from scratch (swiftlang/swift#89636)" >&2; \
+	  rm -rf .build/release/Lexiforge*.build .build/release/lexiforge*.build .build/release/lexiforge .build/release/lexiforge-serve .build/release.yaml .build/release/description.json; \
+	fi
+endef
+
 build: deps
+	$(fresh_format)
 	$(SWIFT) build -c release --product lexiforge
+	@touch $(FORMAT_STAMP)
 
 serve: deps
+	$(fresh_format)
 	$(SWIFT) build -c release --product lexiforge-serve
+	@touch $(FORMAT_STAMP)
 
 corpora:
 	@Corpora/provision.sh
