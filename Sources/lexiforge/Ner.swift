@@ -176,8 +176,12 @@ struct EvalNer: ParsableCommand {
     @Flag(help: "Turn warnings (repaired I- tags, empty words) into errors.")
     var strict = false
 
+    @Option(help: "Without --folds: tag the gold sentences this many times for the speed figure (the mean per pass; every pass must give the first's tags).")
+    var timingPasses = 1
+
     func validate() throws {
         if let folds, folds < 2 { throw ValidationError("--folds must be at least 2") }
+        if timingPasses < 1 { throw ValidationError("--timing-passes must be at least 1") }
         if folds == nil && arguments.count < 2 { throw ValidationError("give the store and at least one gold file") }
         if folds == nil && !(train.isEmpty && uposTrain.isEmpty && resources.isDefault) {
             throw ValidationError("--train, --upos-train, --wordnet, --no-wordnet and --cluster-text need --folds (a store was trained already)")
@@ -197,7 +201,7 @@ struct EvalNer: ParsableCommand {
                 print(result.pooled.render())
             } else {
                 print(try NerBuild.evaluate(store: arguments[0], gold: Array(arguments.dropFirst()), strict: strict,
-                                            progress: progress).render())
+                                            timingPasses: timingPasses, progress: progress).render())
             }
         }
     }

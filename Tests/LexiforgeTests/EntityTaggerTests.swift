@@ -137,6 +137,9 @@ struct EntityTaggerTests {
         for s in IOB2Reader.read([repairFixture]).sentences { trained.add(s, weight: 0.5) }
         let memory = trained.finish()
         for s in toySentences { #expect(tagger.model.decode(s.words) == memory.decode(s.words)) }
+        // Timing passes (eval ner --timing-passes) tag again for the speed figure alone: same scores.
+        let once = EntityEvaluation.score(tagger.model, on: toySentences), thrice = EntityEvaluation.score(tagger.model, on: toySentences, timingPasses: 3)
+        #expect(thrice.overall == once.overall && thrice.tokens == once.tokens && !thrice.nondeterministic)
         // A store without a tagger says so.
         #expect(throws: StoreError.self) { try EntityTagger(path: folder.path + "/missing.sqlite") }
     }
