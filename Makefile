@@ -80,27 +80,31 @@ python-deps:
 	@python3 -c 'import selenium' 2>/dev/null || python3 -m pip install --quiet selenium
 	@python3 -c 'import pyspark' 2>/dev/null || python3 -m pip install --quiet -r Sources/spark/requirements.txt
 
-# SwiftPM's incremental release build can leave a module compiled against an old layout of a
-# LexiforgeFormat struct, which LexiforgeReader re-exports (swiftlang/swift#89636): the binary then
-# crashes (seen here after a stored property changed). So when LexiforgeFormat's sources changed
-# since the last release build, our modules are rebuilt from scratch; the packages stay built.
-FORMAT_STAMP := .build/release/.lexiforge-format-sources
+# SwiftPM's incremental builds (release and debug alike) can leave a module compiled against an
+# old layout of a LexiforgeFormat struct, which LexiforgeReader re-exports (swiftlang/swift#89636):
+# the binary or the tests then crash (seen here after a stored property changed). So when
+# LexiforgeFormat's sources changed since the last build of a configuration, that configuration's
+# Lexiforge modules are rebuilt from scratch; the packages stay built. $(1): release or debug.
 define fresh_format
-	@if [ -f $(FORMAT_STAMP) ] && [ -n "$$(find Sources/LexiforgeFormat -newer $(FORMAT_STAMP) -print -quit)" ]; then \
-	  echo "Sources/LexiforgeFormat changed: rebuilding Lexiforge's modules from scratch (swiftlang/swift#89636)" >&2; \
-	  rm -rf .build/release/Lexiforge*.build .build/release/lexiforge*.build .build/release/lexiforge .build/release/lexiforge-serve .build/release.yaml .build/release/description.json; \
+	@stamp=.build/$(1)/.lexiforge-format-sources; \
+	if [ -f $$stamp ] && [ -n "$$(find Sources/LexiforgeFormat -newer $$stamp -print -quit)" ]; then \
+	  echo "Sources/LexiforgeFormat changed: rebuilding Lexiforge's $(1) modules from scratch (swiftlang/swift#89636)" >&2; \
+	  rm -rf .build/$(1)/Lexiforge*.build .build/$(1)/lexiforge*.build .build/$(1)/lexiforge .build/$(1)/lexiforge-serve \
+	    .build/$(1)/LexiforgePackageTests.xctest .build/$(1).yaml .build/$(1)/description.json; \
 	fi
 endef
+# After a successful build: the stamp the next build compares with.
+stamp_format = @if [ -d .build/$(1) ]; then touch .build/$(1)/.lexiforge-format-sources; fi
 
 build: deps
-	$(fresh_format)
+	$(call fresh_format,release)
 	$(SWIFT) build -c release --product lexiforge
-	@touch $(FORMAT_STAMP)
+	$(call stamp_format,release)
 
 serve: deps
-	$(fresh_format)
+	$(call fresh_format,release)
 	$(SWIFT) build -c release --product lexiforge-serve
-	@touch $(FORMAT_STAMP)
+	$(call stamp_format,release)
 
 corpora:
 	@Corpora/provision.sh
@@ -114,13 +118,16 @@ train: build corpora
 
 # The PyPI downloads (pyspark is 300 MB) overlap the build: network and CPU at once.
 test: test-deps
+	$(call fresh_format,debug)
 	@log=$$(mktemp); $(MAKE) --no-print-directory python-deps >$$log 2>&1 & pid=$$!; \
-	$(SWIFT) build --build-tests; built=$$?; \
+	$(SWIFT) build --build-tests && touch .build/debug/.lexiforge-format-sources; built=$$?; \
 	wait $$pid || { cat $$log >&2; echo "make test: installing the PyPI packages the tests need failed (above)" >&2; rm -f $$log; exit 1; }; \
 	rm -f $$log; [ $$built = 0 ] && $(SWIFT) test --skip-build
 
 test-quick: test-deps python-deps
+	$(call fresh_format,debug)
 	LEXIFORGE_QUICK=1 $(SWIFT) test
+	$(call stamp_format,debug)
 
 fuzz: deps
 	$(SWIFT) build -c debug --product LexiforgeFuzz --scratch-path $(FUZZ_SCRATCH) \
