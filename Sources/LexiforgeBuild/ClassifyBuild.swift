@@ -131,6 +131,12 @@ public enum ClassifyTrain {
         var table: [String: String] = [:]
         for (form, spelling) in lookup {
             var lemma = lemmatizer.lemma(of: spelling, tag: nil)
+            // An irregular form the treebanks lacked ("sang") keeps itself tag-free; WordNet's
+            // exception lists know it: taken when all its parts of speech agree on one base.
+            if lemma == spelling, !knownSet.contains(spelling) {
+                let bases = Set(WordNet.POS.allCases.flatMap { lemmatizer.wordNet.exceptions[$0.rawValue][spelling.lowercased()] ?? [] })
+                if bases.count == 1, let base = bases.first { lemma = base }
+            }
             if lowercase { lemma = lemma.lowercased() }
             // A lemma is a token: never empty, never with white space (feature texts join tokens by one space).
             guard lemma != form, !lemma.isEmpty, !lemma.contains(where: \.isWhitespace) else { continue }

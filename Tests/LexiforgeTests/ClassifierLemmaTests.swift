@@ -92,4 +92,14 @@ struct ClassifierLemmaTests {
         #expect(table["was"] == "be")       // a form of the lemmatizer's, not of the texts
         #expect(table["the"] == nil)        // its own lemma
     }
+
+    @Test("the build's lemma table: an irregular form the treebanks lacked takes WordNet's exception when its parts of speech agree",
+          .enabled(if: FileManager.default.fileExists(atPath: WordNet.defaultDirectory + "/verb.exc"), "WordNet (wordnet-base) is not installed"))
+    func irregularForms() throws {
+        var trainer = LemmatizerTrainer()
+        trainer.add(sentence: [LemmaExample(form: "they", upos: "PRON", lemma: "they")])
+        let lemmatizer = trainer.finish(wordNet: try WordNet(directory: WordNet.defaultDirectory))
+        let table = ClassifyTrain.lemmaTable([LabeledDocument(text: "they sang and flew", label: "pos", source: "d")], lowercase: true, lemmatizer: lemmatizer)
+        #expect(table["sang"] == "sing" && table["flew"] == "fly")
+    }
 }
