@@ -233,6 +233,8 @@ public struct ClassifierFeatureTable: Sendable {
     let stride: Int
     let mask: Int
     private(set) var slots: [UInt64]
+    /// Features inserted: at most half the slots, so a probe always meets an empty one.
+    public private(set) var count = 0
 
     /// An empty table for `capacity` features (at most half full).
     public init(labels: Int, capacity: Int) {
@@ -249,13 +251,15 @@ public struct ClassifierFeatureTable: Sendable {
 
     /// Inserts a feature by its stored text (``ClassifierFeatures/hash(ofFeatureText:)``); its
     /// slot, or nil when a feature of the same hash is in already (whose weights stay).
-    /// - Precondition: fewer features than the capacity.
+    /// - Precondition: no more features than the capacity the table was made for.
     public mutating func insert(_ featureText: String) -> Int? {
+        precondition((count + 1) * 2 <= mask + 1, "ClassifierFeatureTable: more features than its capacity")
         let key = Self.slotKey(ClassifierFeatures.hash(ofFeatureText: featureText))
         var slot = Int(truncatingIfNeeded: key >> 20) & mask
         while slots[slot * stride] != 0 && slots[slot * stride] != key { slot = (slot + 1) & mask }
         guard slots[slot * stride] == 0 else { return nil }
         slots[slot * stride] = key
+        count += 1
         return slot
     }
 
