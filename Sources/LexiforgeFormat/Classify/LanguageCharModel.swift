@@ -215,6 +215,7 @@ public struct LanguageCharScorer: Sendable {
     /// `languages` little-endian Int16 values (a `langid_char.logprobs` blob).
     /// - Precondition: `littleEndian.count == 2 * languages`.
     public mutating func append(_ scalars: [UInt32], context: Bool, littleEndian: UnsafeRawBufferPointer) {
+        precondition(littleEndian.count == 2 * languages, "one Int16 per language")
         guard insert(scalars, context: context) else { return }
         for l in 0..<languages { values.append(Int16(littleEndian: littleEndian.loadUnaligned(fromByteOffset: 2 * l, as: Int16.self))) }
     }

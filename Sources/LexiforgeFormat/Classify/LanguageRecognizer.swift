@@ -211,6 +211,8 @@ public struct LanguageRecognizer: Sendable {
     public init(languages: [String], bias: [Float], features: LanguageIDFeatures, quantizedWeights: [Int16],
                 scripts: [UInt16: [Int]], charScorer: LanguageCharScorer?) {
         precondition(quantizedWeights.count == features.buckets * languages.count, "one weight per bucket and language")
+        precondition(bias.count == languages.count && (charScorer?.languages ?? languages.count) == languages.count
+                     && scripts.values.allSatisfy { $0.count == languages.count }, "one bias, script count and character-model value per language")
         self.languages = languages
         self.bias = bias
         self.features = features
