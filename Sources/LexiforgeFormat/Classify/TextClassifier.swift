@@ -166,13 +166,8 @@ public struct TextClassifier: Sendable {
                 // The probes first, in a loop of their own: no iteration waits for another's miss.
                 var hits = [Int](repeating: -1, count: keys.count)
                 for (k, key) in keys.enumerated() {
-                    var slot = Int(truncatingIfNeeded: key >> 20) & mask
-                    while true {
-                        let stored = table[slot * stride]
-                        if stored == key { hits[k] = slot; break }
-                        if stored == 0 { break }
-                        slot = (slot + 1) & mask
-                    }
+                    let slot = ClassifierFeatureTable.probe(table, key, stride: stride, mask: mask)
+                    if table[slot * stride] == key { hits[k] = slot }
                 }
                 for slot in hits where slot >= 0 {
                     var s = (slot &* 0x9E37_79B9) & setMask
@@ -249,14 +244,22 @@ public struct ClassifierFeatureTable: Sendable {
     @inline(__always)
     static func slotKey(_ hash: UInt64) -> UInt64 { hash == 0 ? 1 : hash }
 
+    /// The slot holding `key`, or the empty slot where it would go (linear probing from the
+    /// key's bits above the 20 lowest): the one probe rule of inserting and of looking up.
+    @inline(__always)
+    static func probe(_ slots: UnsafeBufferPointer<UInt64>, _ key: UInt64, stride: Int, mask: Int) -> Int {
+        var slot = Int(truncatingIfNeeded: key >> 20) & mask
+        while slots[slot * stride] != 0 && slots[slot * stride] != key { slot = (slot + 1) & mask }
+        return slot
+    }
+
     /// Inserts a feature by its stored text (``ClassifierFeatures/hash(ofFeatureText:)``); its
     /// slot, or nil when a feature of the same hash is in already (whose weights stay).
     /// - Precondition: no more features than the capacity the table was made for.
     public mutating func insert(_ featureText: String) -> Int? {
         precondition((count + 1) * 2 <= mask + 1, "ClassifierFeatureTable: more features than its capacity")
         let key = Self.slotKey(ClassifierFeatures.hash(ofFeatureText: featureText))
-        var slot = Int(truncatingIfNeeded: key >> 20) & mask
-        while slots[slot * stride] != 0 && slots[slot * stride] != key { slot = (slot + 1) & mask }
+        let slot = slots.withUnsafeBufferPointer { Self.probe($0, key, stride: stride, mask: mask) }
         guard slots[slot * stride] == 0 else { return nil }
         slots[slot * stride] = key
         count += 1

@@ -11,12 +11,7 @@ extension LanguageRecognizer {
         let header = try store.langidHeader()
         let L = header.languages.count
         self = try store.checked { db in
-            var weights = [Int16](repeating: 0, count: header.features.buckets * L)
-            try TrainedStore.forEachWeightBlock(db, header) { l, k, raw in
-                for j in 0..<StoreSchema.langidBlockSize {
-                    weights[(k * StoreSchema.langidBlockSize + j) * L + l] = Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * j, as: Int16.self))
-                }
-            }
+            let weights = try TrainedStore.quantizedWeights(db, header)
             var scorer: LanguageCharScorer?
             if let weight = header.charWeight, try db.tableExists("langid_char") {
                 let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM langid_char") ?? 0
@@ -71,17 +66,22 @@ extension TrainedStore {
         return header
     }
 
-    /// Calls `body(language, block, blob)` for every `langid_weight` row, checked.
-    static func forEachWeightBlock(_ db: Database, _ header: LangidHeader, _ body: (Int, Int, UnsafeRawBufferPointer) throws -> Void) throws {
+    /// The `langid_weight` rows, checked, as one bucket-major array in the store's Int16 units
+    /// (`weights[bucket * languages + language]`).
+    static func quantizedWeights(_ db: Database, _ header: LangidHeader) throws -> [Int16] {
         let L = header.languages.count, block = StoreSchema.langidBlockSize
+        var weights = [Int16](repeating: 0, count: header.features.buckets * L)
         let rows = try Row.fetchCursor(db, sql: "SELECT language, block, weights FROM langid_weight")
         while let row = try rows.next() {
             let l = try row.int(0, "langid_weight", "language", in: 0...Int64(L - 1))
             let k = try row.int(1, "langid_weight", "block", in: 0...Int64(header.features.buckets / block - 1))
             guard let data = try row.optionalBlob(2, "langid_weight", "weights") else { throw StoreDamage("`langid_weight.weights` is NULL") }
             guard data.count == block * 2 else { throw StoreDamage("`langid_weight.weights` of language \(l) block \(k) has \(data.count) bytes, not \(block * 2)") }
-            try data.withUnsafeBytes { try body(l, k, $0) }
+            data.withUnsafeBytes { raw in
+                for j in 0..<block { weights[(k * block + j) * L + l] = Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * j, as: Int16.self)) }
+            }
         }
+        return weights
     }
 
     /// The `langid_script` rows: training sentences per pattern and language id (none when the table is absent).
@@ -123,13 +123,7 @@ extension TrainedStore {
         let header = try langidHeader()
         let L = header.languages.count
         return try checked { db in
-            var weights = [Float](repeating: 0, count: header.features.buckets * L)
-            try Self.forEachWeightBlock(db, header) { l, k, raw in
-                for j in 0..<StoreSchema.langidBlockSize {
-                    let q = Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * j, as: Int16.self))
-                    weights[(k * StoreSchema.langidBlockSize + j) * L + l] = LanguageIDModel.dequantize(q)
-                }
-            }
+            let weights = try Self.quantizedWeights(db, header).map(LanguageIDModel.dequantize)
             var charModel: LanguageCharModel?
             if let weight = header.charWeight, try db.tableExists("langid_char") {
                 var grams: [[UInt32]: [Float]] = [:], contexts: [[UInt32]: [Float]] = [:]
