@@ -81,28 +81,39 @@ public struct LanguageCharModel: Sendable, Equatable {
     /// Trains the models of `texts[l]` (every text of language l).
     public static func train(_ texts: [[String]], weight: Float, margin: Float = defaultMargin) -> LanguageCharModel {
         let L = texts.count
-        // Per language: counts of n-grams and of contexts, keyed by their scalars.
-        var ngram = [[[UInt32]: Int]](repeating: [:], count: L)
-        var seen = [[[UInt32]: Int]](repeating: [:], count: L)     // context → tokens after it
-        var types = [[[UInt32]: Int]](repeating: [:], count: L)    // context → different characters after it
+        // Sequences of up to 3 scalars packed into one integer while counting (no array a
+        // character): each scalar + 1 in 21 bits, the last one lowest, 0 the empty sequence. So a
+        // sequence's context is `>> 21` and its suffix of k scalars `& (1 << 21k − 1)`.
+        @inline(__always) func pack(_ s: UInt32) -> UInt64 { UInt64(s) + 1 }
+        func unpack(_ g: UInt64) -> [UInt32] {
+            var out: [UInt32] = [], g = g
+            while g != 0 { out.append(UInt32(g & 0x1F_FFFF) - 1); g >>= 21 }
+            return out.reversed()
+        }
+        // Per language: counts of n-grams and of contexts.
+        var ngram = [[UInt64: Int]](repeating: [:], count: L)
+        var seen = [[UInt64: Int]](repeating: [:], count: L)     // context → tokens after it
+        var types = [[UInt64: Int]](repeating: [:], count: L)    // context → different characters after it
         for l in 0..<L {
             for text in texts[l] {
                 forEachTrigram(of: text) { a, b, c in
-                    for gram in [[c], [b, c], [a, b, c]] {
-                        let context = Array(gram.dropLast())
-                        if ngram[l][gram, default: 0] == 0 { types[l][context, default: 0] += 1 }
-                        ngram[l][gram, default: 0] += 1
+                    let g1 = pack(c), g2 = pack(b) << 21 | g1, g3 = pack(a) << 42 | g2
+                    for gram in [g1, g2, g3] {
+                        let context = gram >> 21
+                        let n = ngram[l][gram, default: 0]
+                        if n == 0 { types[l][context, default: 0] += 1 }
+                        ngram[l][gram] = n + 1
                         seen[l][context, default: 0] += 1
                     }
                 }
             }
         }
-        // p(c | h) by interpolation, for any language, n-gram and context.
-        func probability(_ l: Int, _ gram: [UInt32]) -> Double {
-            let vocabulary = Double(types[l][[]] ?? 0) + 1
+        // p(c | h) by interpolation, for any language and n-gram of `length` scalars.
+        func probability(_ l: Int, _ gram: UInt64, length: Int) -> Double {
+            let vocabulary = Double(types[l][0] ?? 0) + 1
             var p = 1 / (vocabulary + unseenCharacters)
-            for length in 1...gram.count {
-                let g = Array(gram.suffix(length)), context = Array(g.dropLast())
+            for k in 1...length {
+                let g = gram & ((1 << (21 * UInt64(k))) - 1), context = g >> 21
                 guard let n = seen[l][context] else { continue }
                 let t = Double(types[l][context]!)
                 p = (Double(ngram[l][g] ?? 0) + t * p) / (Double(n) + t)
@@ -111,16 +122,17 @@ public struct LanguageCharModel: Sendable, Equatable {
         }
         var grams: [[UInt32]: [Float]] = [:], contexts: [[UInt32]: [Float]] = [:]
         for gram in Set(ngram.flatMap(\.keys)) {
-            grams[gram] = (0..<L).map { Float(Foundation.log(probability($0, gram))) }
+            let scalars = unpack(gram)
+            grams[scalars] = (0..<L).map { Float(Foundation.log(probability($0, gram, length: scalars.count))) }
         }
         // The unseen character: the bottom level's uniform share after the empty context's backoff.
         grams[[]] = (0..<L).map { l in
-            let t = Double(types[l][[]] ?? 0), n = Double(seen[l][[]] ?? 0)
+            let t = Double(types[l][0] ?? 0), n = Double(seen[l][0] ?? 0)
             let backoff = n > 0 ? t / (n + t) : 1
             return Float(Foundation.log(backoff / (t + 1 + unseenCharacters)))
         }
-        for context in Set(seen.flatMap(\.keys)) where !context.isEmpty {
-            contexts[context] = (0..<L).map { l in
+        for context in Set(seen.flatMap(\.keys)) where context != 0 {
+            contexts[unpack(context)] = (0..<L).map { l in
                 guard let n = seen[l][context] else { return 0 }
                 let t = Double(types[l][context]!)
                 return Float(Foundation.log(t / (Double(n) + t)))
