@@ -111,6 +111,7 @@ public enum LangidTrain {
                                      "bucket_bits": model.features.bucketBits, "words": model.features.words, "options": config.options.dictionary,
                                      "char_order": LanguageCharModel.order, "char_weight": model.charModel == nil ? 0 : config.options.charWeight,
                                      "char_margin": Double(model.charModel?.margin ?? LanguageCharModel.defaultMargin),
+                                     "alphabet_weight": model.alphabets == nil ? 0 : config.options.alphabetWeight,
                                      "sentences": samples.count]
         if let cv { langid["cross_validation"] = ["folds": config.folds, "accuracy": cv.accuracy, "short_accuracy": cv.shortAccuracy] }
         var meta: [String: String] = [

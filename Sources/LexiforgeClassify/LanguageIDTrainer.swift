@@ -43,6 +43,9 @@ public struct LanguageIDOptions: Sendable, Equatable {
     /// (``LanguageCharModel``); 0: no such models. Chosen by 5-fold cross-validation on
     /// langid-train (docs/classify.md).
     public var charWeight = 0.2
+    /// Weight of the alphabet evidence (``LanguageAlphabets``: which letters each language
+    /// writes) beside the other scores; 0: none.
+    public var alphabetWeight = 1.0
     public var seed: UInt64 = 1
 
     public init() {}
@@ -50,7 +53,7 @@ public struct LanguageIDOptions: Sendable, Equatable {
     public var dictionary: [String: Any] {
         ["algorithm": algorithm.rawValue, "max_order": maxOrder, "bucket_bits": bucketBits, "words": words, "epochs": epochs,
          "learning_rate": learningRate, "alpha": alpha, "prefixes": prefixes, "prefix_samples": prefixSamples,
-         "substring_samples": substringSamples, "balance": balance, "scripts": scripts, "char_weight": charWeight, "seed": seed]
+         "substring_samples": substringSamples, "balance": balance, "scripts": scripts, "char_weight": charWeight, "alphabet_weight": alphabetWeight, "seed": seed]
     }
 }
 
@@ -175,14 +178,15 @@ public enum LanguageIDTrainer {
                 scripts[pattern, default: [Int](repeating: 0, count: L)][id[s.language]!] += 1
             }
         }
+        var byLanguage = [[String]](repeating: [], count: L)
+        for s in samples { byLanguage[id[s.language]!].append(s.text) }
         var charModel: LanguageCharModel?
-        if options.charWeight > 0 {
-            var texts = [[String]](repeating: [], count: L)
-            for s in samples { texts[id[s.language]!].append(s.text) }
-            charModel = LanguageCharModel.train(texts, weight: Float(options.charWeight))
-        }
+        if options.charWeight > 0 { charModel = LanguageCharModel.train(byLanguage, weight: Float(options.charWeight)) }
+        var alphabets: LanguageAlphabets?
+        if options.alphabetWeight > 0 { alphabets = LanguageAlphabets.train(codes: languages, texts: byLanguage, weight: Float(options.alphabetWeight)) }
         return LanguageIDModel(languages: languages, sentences: perLanguage, bias: bias, weights: weights,
-                               features: features, algorithm: options.algorithm.rawValue, scripts: scripts, charModel: charModel)
+                               features: features, algorithm: options.algorithm.rawValue, scripts: scripts, charModel: charModel,
+                               alphabets: alphabets)
     }
 
     /// Scores a model on samples: whole sentences and their first 20 characters.

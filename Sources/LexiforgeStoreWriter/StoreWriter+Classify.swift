@@ -44,6 +44,12 @@ extension StoreWriter {
                     try script.execute(arguments: [WritingSystems.name(pattern), l, n])
                 }
             }
+            if let alphabets = model.alphabets {
+                let row = try db.makeStatement(sql: "INSERT INTO langid_alphabet(language, letters, runs, foreign_runs) VALUES (?, ?, ?, ?)")
+                for (l, alphabet) in alphabets.alphabets.enumerated() {
+                    try row.execute(arguments: [l, LanguageAlphabets.text(of: alphabet.letters), alphabet.runs, alphabet.foreignRuns])
+                }
+            }
             if let chars = model.charModel {
                 let row = try db.makeStatement(sql: "INSERT INTO langid_char(gram, backoff, logprobs) VALUES (?, ?, ?)")
                 for (backoff, table) in [(0, chars.grams), (1, chars.contexts)] {

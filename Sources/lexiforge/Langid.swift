@@ -119,6 +119,9 @@ struct LangidTrainCommand: ParsableCommand {
     @Option(help: "Weight of the character trigram models' log-likelihood beside the logistic scores (0: no such models).")
     var charWeight = 0.2
 
+    @Option(help: "Weight of the alphabet evidence (which letters each language writes, from Unicode CLDR and the training text) beside the other scores (0: none).")
+    var alphabetWeight = 1.0
+
     @Option(help: "Report k-fold cross-validation accuracy before training (0: none).")
     var crossValidate = 0
 
@@ -130,6 +133,7 @@ struct LangidTrainCommand: ParsableCommand {
         if !(12...22).contains(bucketBits) { throw ValidationError("--bucket-bits must be 12 to 22") }
         if epochs < 1 { throw ValidationError("--epochs must be at least 1") }
         if !(0...10).contains(charWeight) { throw ValidationError("--char-weight must be 0 to 10") }
+        if !(0...10).contains(alphabetWeight) { throw ValidationError("--alphabet-weight must be 0 to 10") }
         if crossValidate == 1 || crossValidate < 0 { throw ValidationError("--cross-validate takes 0 (none) or at least 2 folds") }
         if inputs.isEmpty { throw ValidationError("name at least one LANG<TAB>sentence file") }
     }
@@ -148,6 +152,7 @@ struct LangidTrainCommand: ParsableCommand {
             config.options.balance = !noBalance
             config.options.scripts = !noScripts
             config.options.charWeight = charWeight
+            config.options.alphabetWeight = alphabetWeight
             config.folds = crossValidate
             print(try LangidTrain.run(config, progress: progress).render())
             printMeasure(progress, build.measure)

@@ -195,7 +195,7 @@ struct ClassifyTests {
         let folder = try TemporaryFolder()
         let model = try Self.tinyLanguageModel()
         let path = folder.file("langid.sqlite")
-        try StoreWriter.write(languageID: model, meta: ["langid": "{\"max_order\":5,\"bucket_bits\":12,\"words\":true,\"algorithm\":\"logistic\",\"char_weight\":0.2,\"char_margin\":4}"],
+        try StoreWriter.write(languageID: model, meta: ["langid": "{\"max_order\":5,\"bucket_bits\":12,\"words\":true,\"algorithm\":\"logistic\",\"char_weight\":0.2,\"char_margin\":4,\"alphabet_weight\":1}"],
                               to: AtomicStoreFile.prepare(path: path))
         let read = try TrainedStore(path: path).languageIDModel()
         #expect(read == model.quantized())
@@ -217,19 +217,26 @@ struct ClassifyTests {
         #expect(hinted.first { $0.language == "en" }!.probability > plain.first { $0.language == "en" }!.probability)
     }
 
+    /// A copy of the store at `path` (`damaged.sqlite` in `folder`, replacing an earlier one)
+    /// with `damage` run on it, CHECK constraints and foreign keys off; its path.
+    static func damagedCopy(of path: String, in folder: TemporaryFolder, _ damage: String) throws -> String {
+        let copy = folder.file("damaged.sqlite")
+        try? FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        try DatabaseQueue(path: copy).writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA ignore_check_constraints = ON; PRAGMA foreign_keys = OFF")
+            try db.execute(sql: damage)
+        }
+        return copy
+    }
+
     @Test("language-ID store: a damaged script row is an error naming the table, never a crash")
     func langidDamagedScripts() throws {
         let folder = try TemporaryFolder()
         let path = try Self.tinyLanguageStore(in: folder)
         for damage in ["UPDATE langid_script SET pattern = 'Latn+Tlhn'", "UPDATE langid_script SET language = 7 WHERE language = 0",
                        "UPDATE langid_script SET pattern = 'Latn+Hani'"] {
-            let copy = folder.file("damaged.sqlite")
-            try? FileManager.default.removeItem(atPath: copy)
-            try FileManager.default.copyItem(atPath: path, toPath: copy)
-            try DatabaseQueue(path: copy).writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA ignore_check_constraints = ON; PRAGMA foreign_keys = OFF")
-                try db.execute(sql: damage)
-            }
+            let copy = try Self.damagedCopy(of: path, in: folder, damage)
             if damage.hasSuffix("'Latn+Hani'") {
                 #expect(try TrainedStore(path: copy).languageIDModel().scripts.keys.map(WritingSystems.name) == ["Latn+Hani"])
                 continue
@@ -327,7 +334,7 @@ struct ClassifyTests {
         var model = try Self.tinyLanguageModel()
         model.charModel = LanguageCharModel.train([["the cat is on the mat"], ["le chat est sur le tapis"]], weight: 0.2, margin: 3)
         let path = folder.file("langid.sqlite")
-        try StoreWriter.write(languageID: model, meta: ["langid": "{\"max_order\":5,\"bucket_bits\":12,\"words\":true,\"algorithm\":\"logistic\",\"char_weight\":0.2,\"char_margin\":3}"],
+        try StoreWriter.write(languageID: model, meta: ["langid": "{\"max_order\":5,\"bucket_bits\":12,\"words\":true,\"algorithm\":\"logistic\",\"char_weight\":0.2,\"char_margin\":3,\"alphabet_weight\":1}"],
                               to: AtomicStoreFile.prepare(path: path))
         let read = try TrainedStore(path: path).languageIDModel(), expected = model.quantized()
         #expect(read.charModel?.weight == 0.2 && read.charModel?.margin == 3)

@@ -116,10 +116,14 @@ public struct LanguageIDModel: Sendable, Equatable {
     /// Character trigram models of each language whose log-likelihood joins the scores; nil: none
     /// (a store from before them, or trained with `--char-weight 0`).
     public var charModel: LanguageCharModel?
+    /// Alphabet evidence (``LanguageAlphabets``); nil: none (a store from before it, or trained
+    /// with `--alphabet-weight 0`).
+    public var alphabets: LanguageAlphabets?
 
     public init(languages: [String], sentences: [Int], bias: [Float], weights: [Float], features: LanguageIDFeatures, algorithm: String,
-                scripts: [UInt16: [Int]] = [:], charModel: LanguageCharModel? = nil) {
+                scripts: [UInt16: [Int]] = [:], charModel: LanguageCharModel? = nil, alphabets: LanguageAlphabets? = nil) {
         self.scripts = scripts
+        self.alphabets = alphabets
         self.charModel = charModel
         self.languages = languages
         self.sentences = sentences
@@ -166,7 +170,7 @@ public struct LanguageHypothesis: Sendable, Equatable {
 /// recognizer.dominantLanguage(for: "Där bor en katt.")            // "sv"
 /// try recognizer.setLanguageConstraints(["es", "de"])            // throws: "de" is not known
 /// try recognizer.setLanguageConstraints(["es", "pt"])
-/// recognizer.hypotheses(for: "obrigado", maximum: 2)            // [pt 0.9106, es 0.0894]
+/// recognizer.hypotheses(for: "obrigado", maximum: 2)            // [pt 0.9107, es 0.0893]
 /// try recognizer.setLanguageHints(["es": 0.8, "pt": 0.2])
 /// ```
 /// - Complexity: O(characters · max order · languages) per text.
@@ -186,6 +190,8 @@ public struct LanguageRecognizer: Sendable {
     private let scriptLogLikelihood: [UInt16: [Float]]
     /// The character models laid out for scoring, nil without them.
     private let charScorer: LanguageCharScorer?
+    /// The alphabet evidence laid out for scoring, nil without it.
+    private let alphabetScorer: LanguageAlphabetScorer?
 
     /// Smoothing of the script evidence: add this to every count of a pattern seen in training
     /// (so a language never seen with it keeps a small probability).
@@ -198,7 +204,8 @@ public struct LanguageRecognizer: Sendable {
     public init(model: LanguageIDModel) {
         self.init(languages: model.languages, bias: model.bias, features: model.features,
                   quantizedWeights: model.weights.map(LanguageIDModel.quantize), scripts: model.scripts,
-                  charScorer: model.charModel.map { LanguageCharScorer($0, languages: model.languages.count) })
+                  charScorer: model.charModel.map { LanguageCharScorer($0, languages: model.languages.count) },
+                  alphabetScorer: model.alphabets.map(LanguageAlphabetScorer.init))
     }
 
     /// A recognizer of parts read from a store without a ``LanguageIDModel`` in between (what
@@ -208,11 +215,14 @@ public struct LanguageRecognizer: Sendable {
     ///   - quantizedWeights: bucket-major, `features.buckets * languages.count` values in units of
     ///     1/``StoreSchema/langidWeightScale``.
     ///   - scripts: training sentences per script pattern and language id (``LanguageIDModel/scripts``).
+    ///   - alphabetScorer: the alphabet evidence (``LanguageAlphabets``), nil for none.
     public init(languages: [String], bias: [Float], features: LanguageIDFeatures, quantizedWeights: [Int16],
-                scripts: [UInt16: [Int]], charScorer: LanguageCharScorer?) {
+                scripts: [UInt16: [Int]], charScorer: LanguageCharScorer?, alphabetScorer: LanguageAlphabetScorer? = nil) {
         precondition(quantizedWeights.count == features.buckets * languages.count, "one weight per bucket and language")
         precondition(bias.count == languages.count && (charScorer?.languages ?? languages.count) == languages.count
-                     && scripts.values.allSatisfy { $0.count == languages.count }, "one bias, script count and character-model value per language")
+                     && (alphabetScorer?.languages ?? languages.count) == languages.count
+                     && scripts.values.allSatisfy { $0.count == languages.count }, "one bias, script count, alphabet and character-model value per language")
+        self.alphabetScorer = alphabetScorer
         self.languages = languages
         self.bias = bias
         self.features = features
@@ -262,7 +272,7 @@ public struct LanguageRecognizer: Sendable {
     }
 
     /// The scores of every language (bias + weights of the text's buckets + log prior + script
-    /// evidence), by id, plus the character models' weighted log-likelihood when the best allowed
+    /// and alphabet evidence), by id, plus the character models' weighted log-likelihood when the best allowed
     /// language leads the second by less than their ``LanguageCharModel/margin``. A text whose
     /// script pattern no training sentence had gets no script evidence.
     public func scores(for text: String) -> [Float] {
@@ -272,6 +282,7 @@ public struct LanguageRecognizer: Sendable {
         if !scriptLogLikelihood.isEmpty, let evidence = scriptLogLikelihood[WritingSystems.pattern(of: text)] {
             for l in 0..<L { scores[l] += evidence[l] }
         }
+        alphabetScorer?.add(text, to: &scores)
         weights.withUnsafeBufferPointer { w in
             let base = w.baseAddress!
             if L == 16 {

@@ -85,7 +85,13 @@ extension StoreSchema {
     ///   language's log backoff weight (0 where it never saw it). `logprobs` holds one little-endian
     ///   Int16 per language id, in units of 1/``langidWeightScale`` nats. Empty without the models
     ///   (meta `char_weight` 0), absent in stores from before them.
-    /// - View `langid_language_view(code, sentences, bias, blocks)`.
+    /// - `langid_alphabet(language, letters, runs, foreign_runs)`: alphabet evidence
+    ///   (``LanguageAlphabets``): each language's alphabet (lowercase letters in code-point order,
+    ///   then scripts counted whole as their ISO 15924 code in braces: `{Hani}{Hrkt}`), the runs of
+    ///   letters in its training sentences and how many had a letter outside it. Empty without the
+    ///   evidence (meta `alphabet_weight` 0), absent in stores from before it.
+    /// - Views `langid_language_view(code, sentences, bias, blocks)` and
+    ///   `langid_alphabet_view(code, letters, runs, foreign_runs, foreign_share)`.
     public static let langidCreationStatements: [String] = [
         """
         CREATE TABLE langid_language (
@@ -118,6 +124,20 @@ extension StoreSchema {
             logprobs BLOB NOT NULL,
             PRIMARY KEY (gram, backoff)
         ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE langid_alphabet (
+            language INTEGER PRIMARY KEY REFERENCES langid_language(id),
+            letters TEXT NOT NULL,
+            runs INTEGER NOT NULL CHECK (runs >= 0),
+            foreign_runs INTEGER NOT NULL CHECK (foreign_runs BETWEEN 0 AND runs)
+        )
+        """,
+        """
+        CREATE VIEW langid_alphabet_view AS
+            SELECT l.code, a.letters, a.runs, a.foreign_runs,
+                   round(1.0 * a.foreign_runs / max(a.runs, 1), 5) AS foreign_share
+            FROM langid_alphabet AS a JOIN langid_language AS l ON l.id = a.language
         """,
         """
         CREATE VIEW langid_language_view AS

@@ -23,7 +23,8 @@ extension LanguageRecognizer {
                 scorer = built
             }
             return LanguageRecognizer(languages: header.languages, bias: header.bias, features: header.features, quantizedWeights: weights,
-                                      scripts: try TrainedStore.scripts(db, languages: L), charScorer: scorer)
+                                      scripts: try TrainedStore.scripts(db, languages: L), charScorer: scorer,
+                                      alphabetScorer: try TrainedStore.alphabets(db, header).map(LanguageAlphabetScorer.init))
         }
     }
 }
@@ -39,6 +40,8 @@ extension TrainedStore {
         var languages: [String] = [], sentences: [Int] = [], bias: [Float] = []
         /// The character models' weight and margin; nil without them.
         var charWeight: Float?
+        /// The alphabet evidence's weight; nil without it.
+        var alphabetWeight: Float?
         var charMargin: Float
     }
 
@@ -54,6 +57,7 @@ extension TrainedStore {
                                   algorithm: options["algorithm"] as? String ?? "?",
                                   charWeight: (options["char_weight"] as? Double).flatMap { $0 > 0 ? Float($0) : nil },
                                   charMargin: (options["char_margin"] as? Double).map(Float.init) ?? LanguageCharModel.defaultMargin)
+        header.alphabetWeight = (options["alphabet_weight"] as? Double).flatMap { $0 > 0 ? Float($0) : nil }
         try checked { db in
             for row in try Row.fetchAll(db, sql: "SELECT id, code, bias, sentences FROM langid_language ORDER BY id") {
                 guard try row.int(0, "langid_language", "id") == header.languages.count else { throw StoreDamage("`langid_language.id` is not dense from 0") }
@@ -99,6 +103,28 @@ extension TrainedStore {
         return scripts
     }
 
+    /// The `langid_alphabet` rows, checked: nil when the meta row gives no weight or the table is
+    /// absent (a store from before it); one row per language otherwise.
+    static func alphabets(_ db: Database, _ header: LangidHeader) throws -> LanguageAlphabets? {
+        guard let weight = header.alphabetWeight, try db.tableExists("langid_alphabet") else { return nil }
+        let L = header.languages.count
+        var alphabets = [LanguageAlphabets.Alphabet?](repeating: nil, count: L)
+        for row in try Row.fetchAll(db, sql: "SELECT language, letters, runs, foreign_runs FROM langid_alphabet") {
+            let l = try row.int(0, "langid_alphabet", "language", in: 0...Int64(L - 1))
+            let text = try row.text(1, "langid_alphabet", "letters")
+            guard let letters = LanguageAlphabets.letters(ofText: text) else {
+                throw StoreDamage("`langid_alphabet.letters` '\(text)' names a script in braces that is not one of \(LanguageAlphabets.scriptLetters.map(\.code).joined(separator: ", "))")
+            }
+            let runs = try row.int(2, "langid_alphabet", "runs", in: 0...StoreSchema.maxCount)
+            let foreign = try row.int(3, "langid_alphabet", "foreign_runs", in: 0...Int64(runs))
+            alphabets[l] = LanguageAlphabets.Alphabet(letters: letters, runs: runs, foreignRuns: foreign)
+        }
+        guard let complete = alphabets as? [LanguageAlphabets.Alphabet] else {
+            throw StoreDamage("`langid_alphabet` has no row for language \(header.languages[alphabets.firstIndex { $0 == nil }!])")
+        }
+        return LanguageAlphabets(weight: weight, alphabets: complete)
+    }
+
     /// Calls `body(gram, isContext, blob)` for every `langid_char` row, checked.
     static func forEachCharRow(_ db: Database, languages L: Int, _ body: ([UInt32], Bool, UnsafeRawBufferPointer) throws -> Void) throws {
         let rows = try Row.fetchCursor(db, sql: "SELECT gram, backoff, logprobs FROM langid_char")
@@ -135,7 +161,8 @@ extension TrainedStore {
                 charModel = LanguageCharModel(weight: weight, margin: header.charMargin, grams: grams, contexts: contexts)
             }
             return LanguageIDModel(languages: header.languages, sentences: header.sentences, bias: header.bias, weights: weights,
-                                   features: header.features, algorithm: header.algorithm, scripts: try Self.scripts(db, languages: L), charModel: charModel)
+                                   features: header.features, algorithm: header.algorithm, scripts: try Self.scripts(db, languages: L), charModel: charModel,
+                                   alphabets: try Self.alphabets(db, header))
         }
     }
 }
