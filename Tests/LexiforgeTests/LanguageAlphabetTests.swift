@@ -70,8 +70,9 @@ struct LanguageAlphabetTests {
         #expect(close(Self.evidence(model, "var-var 12 猫"), [2 * tr.native + tr.foreign, 2 * id.native + id.foreign]))
         // A script change splits a run: "猫the" is two runs.
         #expect(close(Self.evidence(model, "猫the"), [tr.foreign + tr.native, id.foreign + id.native]))
-        // No letters, no evidence.
+        // No letters, no evidence; the ordinal indicators are not letters ("15 ºC" is one run, "C").
         #expect(Self.evidence(model, " 42 !? ") == [0, 0])
+        #expect(close(Self.evidence(model, "15 ºC 1ª"), [tr.native, id.native]))
         // The weight scales it.
         var half = model
         half.weight = 0.5

@@ -105,6 +105,15 @@ public struct LanguageAlphabets: Sendable, Equatable {
         }
     }
 
+    /// The script of a letter as runs are cut (``WritingSystems``), nil for what is not a letter
+    /// there: also the ordinal indicators ª and º, which Unicode counts as letters but which write
+    /// numbers ("1º") and, as often, stand in for the degree sign ("15 ºC").
+    @inline(__always)
+    static func script(_ v: UInt32) -> Int? {
+        guard v != 0xAA && v != 0xBA, let s = Unicode.Scalar(v) else { return nil }
+        return WritingSystems.script(s)
+    }
+
     /// The alphabet key of a letter: its script's pseudo-letter, or its simple lowercase (the
     /// first scalar of the full mapping: "İ" → "i"). Call only for letters (``WritingSystems``).
     static func key(_ s: Unicode.Scalar) -> UInt32 {
@@ -118,7 +127,7 @@ public struct LanguageAlphabets: Sendable, Equatable {
         var run: [UInt32] = []
         var script = -1
         for s in text.unicodeScalars {
-            guard let k = WritingSystems.script(s) else {
+            guard let k = LanguageAlphabets.script(s.value) else {
                 if !run.isEmpty { body(run); run.removeAll(keepingCapacity: true) }
                 continue
             }
@@ -208,7 +217,7 @@ public struct LanguageAlphabetScorer: Sendable {
         }
         let none = [UInt64](repeating: 0, count: words)
         func set(of v: UInt32) -> [UInt64] {
-            guard let s = Unicode.Scalar(v), WritingSystems.script(s) != nil else { return none }
+            guard let s = Unicode.Scalar(v), LanguageAlphabets.script(v) != nil else { return none }
             return sets[LanguageAlphabets.key(s)] ?? none
         }
         low = (0..<0x800).flatMap { set(of: UInt32($0)) }
@@ -282,7 +291,7 @@ public struct LanguageAlphabetScorer: Sendable {
                             v = UInt32(b & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12 | UInt32(bytes[i + 2] & 0x3F) << 6 | UInt32(bytes[i + 3] & 0x3F)
                             i += 4
                         }
-                        if let k = WritingSystems.script(Unicode.Scalar(v)!) { letter(v, script: k) } else { close() }
+                        if let k = LanguageAlphabets.script(v) { letter(v, script: k) } else { close() }
                     }
                 }
                 close()
