@@ -35,6 +35,8 @@ public enum SwipeTune {
         var dwell = (unexplained: 0.0, worst: 0.0, corners: 0.0)
         /// ``SwipeKeyMatch`` terms (for the offline dump).
         var keyMatch = (mean: 0.0, worst: 0.0)
+        /// ``SwipeTurns`` terms (for the offline dump).
+        var turns = (0.0, 0.0, 0.0)
     }
     struct Sample {
         var fold: Int; var terms: [Term]; var hasTruth: Bool
@@ -128,7 +130,7 @@ public enum SwipeTune {
             let key = SwipeEval.matchKey(word)
             // The reranker is off here; the dump carries the key-match and dwell terms it would read.
             let candidates = decoder.addingRerankTerms(result.candidates, keyMatch: decoder.keyMatch(t.points),
-                                                       dwell: decoder.dwell(t.points, times: t.times))
+                                                       dwell: decoder.dwell(t.points, times: t.times), turns: decoder.turns(t.points))
             let terms = candidates.map { c in
                 Term(location: c.location, shape: c.shape, cost: c.cost.isFinite ? c.cost : 1e3,
                      lexicon: Double(c.frequency - 255) * log(1.15), lm: c.contextLogProbability ?? 0,
@@ -136,17 +138,17 @@ public enum SwipeTune {
                      missed: c.terms.missed, truth: SwipeEval.matchKey(c.word) == key,
                      keys: session.base.index(of: c.word).map { session.base.path($0).count } ?? 0,
                      dwell: (c.terms.dwell, c.terms.dwellWorst, c.terms.dwellCorners),
-                     keyMatch: (c.terms.keyMatch, c.terms.keyMatchWorst))
+                     keyMatch: (c.terms.keyMatch, c.terms.keyMatchWorst), turns: (c.terms.turns, c.terms.turnsWorst, c.terms.turnCorners))
             }
             samples.append(Sample(fold: fold(t), terms: terms, hasTruth: terms.contains { $0.truth },
                                   contextFit: try t.context.flatMap { try session.contextFit($0) }))
         }
         if let dump = ProcessInfo.processInfo.environment["LEXIFORGE_SWIPE_TUNE_DUMP"] {
             // One row per shortlisted word (offline analysis of the cached terms).
-            var text = "sample\tfold\ttruth\tlocation\tshape\tcost\tlexicon\tlm\tfit\tstart\tend\tlength\tmissed\tkeys\tdwell\tdwellworst\tdwellcorners\tkeymatch\tkeymatchworst\n"
+            var text = "sample\tfold\ttruth\tlocation\tshape\tcost\tlexicon\tlm\tfit\tstart\tend\tlength\tmissed\tkeys\tdwell\tdwellworst\tdwellcorners\tkeymatch\tkeymatchworst\tturns\tturnsworst\tturncorners\n"
             for (n, s) in samples.enumerated() {
                 for t in s.terms {
-                    text += "\(n)\t\(s.fold)\t\(t.truth ? 1 : 0)\t\(t.location)\t\(t.shape)\t\(t.cost)\t\(t.lexicon)\t\(t.lm)\t\(s.contextFit ?? 0)\t\(t.start)\t\(t.end)\t\(t.length)\t\(t.missed)\t\(t.keys)\t\(t.dwell.unexplained)\t\(t.dwell.worst)\t\(t.dwell.corners)\t\(t.keyMatch.mean)\t\(t.keyMatch.worst)\n"
+                    text += "\(n)\t\(s.fold)\t\(t.truth ? 1 : 0)\t\(t.location)\t\(t.shape)\t\(t.cost)\t\(t.lexicon)\t\(t.lm)\t\(s.contextFit ?? 0)\t\(t.start)\t\(t.end)\t\(t.length)\t\(t.missed)\t\(t.keys)\t\(t.dwell.unexplained)\t\(t.dwell.worst)\t\(t.dwell.corners)\t\(t.keyMatch.mean)\t\(t.keyMatch.worst)\t\(t.turns.0)\t\(t.turns.1)\t\(t.turns.2)\n"
                 }
             }
             try Data(text.utf8).write(to: URL(fileURLWithPath: dump))

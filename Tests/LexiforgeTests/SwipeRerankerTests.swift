@@ -33,8 +33,57 @@ struct SwipeRerankerTests {
         var matched = c
         (matched.terms.keyMatch, matched.terms.keyMatchWorst) = (0.25, 1)
         // The key-match terms: −mean, −√mean, −worst, −√worst, −mean·keys, −worst·keys.
-        #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: -5)[26...]) == [-0.25, -0.5, -1, -1, -1, -4])
-        #expect(Array(SwipeReranker.features(of: matched, lm: nil, fit: 0)[20...]) == [-0.25, -0.5, -1, -1, -1, -4])
+        #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: -5)[26 ..< 32]) == [-0.25, -0.5, -1, -1, -1, -4])
+        #expect(Array(SwipeReranker.features(of: matched, lm: nil, fit: 0)[20 ..< 26]) == [-0.25, -0.5, -1, -1, -1, -4])
+        // The turn terms come last, negated, after the dwell terms when timed.
+        (matched.terms.turns, matched.terms.turnsWorst, matched.terms.turnCorners) = (0.5, 2, 0.25)
+        (matched.terms.dwell, matched.terms.dwellWorst, matched.terms.dwellCorners) = (1, 3, 4)
+        #expect(Array(SwipeReranker.features(of: matched, lm: nil, fit: 0)[26...]) == [-0.5, -2, -0.25])
+        #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: -5, timed: true)[32...]) == [-1, -3, -4, -0.5, -2, -0.25])
+    }
+
+    /// An L-shaped swipe: (0, 0) to (2, 0) to (2, 2), a point every 0.1 key widths.
+    static func lShaped() -> [SwipePoint] {
+        (0...20).map { SwipePoint(x: Double($0) * 0.1, y: 0) } + (1...20).map { SwipePoint(x: 2, y: Double($0) * 0.1) }
+    }
+
+    @Test("turns worked out by hand: an L-shaped swipe turns once, at its corner")
+    func turnsByHand() {
+        // Resampled every 0.2: the sample at 2.0 along is (2, 0), where the directions from two
+        // samples before and to two after differ by 90°; its neighbours differ by 45°.
+        let turns = SwipeTurns(points: Self.lShaped())
+        #expect(turns.points.count == 1 && abs(turns.points[0].x - 2) < 1e-9 && abs(turns.points[0].y) < 1e-9)
+        let o = SwipePoint(x: 0, y: 0), corner = SwipePoint(x: 2, y: 0), end = SwipePoint(x: 2, y: 2)
+        // A word turning where the swipe turns explains it.
+        let explained = turns.terms(keys: [o, corner, end])
+        #expect(explained.unexplained < 1e-9 && explained.worst < 1e-9 && explained.corners < 1e-9)
+        // A word with no corner: the turn is unexplained (capped at 4 key widths²).
+        #expect(turns.terms(keys: [o, SwipePoint(x: 4, y: 0)]) == (4, 4, 0))
+        // A word turning at (2, 1) (cos 1/√5 < cos 45°): 1 key width² both ways.
+        let shifted = turns.terms(keys: [o, SwipePoint(x: 2, y: 1), end])
+        #expect(abs(shifted.unexplained - 1) < 1e-9 && abs(shifted.worst - 1) < 1e-9 && abs(shifted.corners - 1) < 1e-9)
+        // A straight swipe has no turn: a word's corner is missed (4), nothing is unexplained.
+        let straight = SwipeTurns(points: (0...40).map { SwipePoint(x: Double($0) * 0.1, y: 0) })
+        #expect(straight.points.isEmpty && straight.terms(keys: [o, SwipePoint(x: 2, y: 1), end]) == (0, 0, 4))
+        // Too short to turn (under 1.6 key widths), or a single point: none.
+        let small = (0...6).map { SwipePoint(x: Double($0) * 0.1, y: 0) } + (1...6).map { SwipePoint(x: 0.6, y: Double($0) * 0.1) }
+        #expect(SwipeTurns(points: small).points.isEmpty)
+        #expect(SwipeTurns(points: [o]).points.isEmpty)
+    }
+
+    @Test("the decoder gives every reranked candidate its turn terms, from the points as it reads them")
+    func decoderAddsTurns() throws {
+        let (folder, _, dictionary, points) = try SwipeScoringTests.inOrOn("lexiforge-swipe-turns")
+        _ = folder
+        let decoder = SwipeDecoder(dictionary: dictionary)
+        let turns = decoder.turns(points)
+        let centres = dictionary.layout.keys.map(\.centre)
+        let candidates = decoder.decode(points).candidates
+        #expect(!candidates.isEmpty)
+        for c in candidates {
+            let t = turns.terms(keys: dictionary.path(dictionary.index(of: c.word)!).map { centres[Int($0)] })
+            #expect(c.terms.turns == t.unexplained && c.terms.turnsWorst == t.worst && c.terms.turnCorners == t.corners)
+        }
     }
 
     @Test("key match worked out by hand: keys in order pay their distance; keys out of order pay for it")

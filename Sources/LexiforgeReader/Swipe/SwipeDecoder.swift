@@ -129,6 +129,9 @@ public struct SwipeCandidate: Sendable, Equatable, CustomStringConvertible {
         /// ``SwipeKeyMatch/terms(keys:)`` of the word: its keys matched to the swipe's points in
         /// order, the mean and the largest squared distance (reranked candidates).
         public var keyMatch = 0.0, keyMatchWorst = 0.0
+        /// ``SwipeTurns/terms(keys:)`` of the word: turns of the swipe against the word's corner
+        /// keys (reranked candidates).
+        public var turns = 0.0, turnsWorst = 0.0, turnCorners = 0.0
     }
     public var terms = Terms()
 
@@ -358,7 +361,7 @@ public struct SwipeDecoder: Sendable {
         let scored = score(swipe, byPath[...])
         if options.reranks {
             let dwell = times.map { self.dwell(raw, times: $0) }.flatMap { $0.available ? $0 : nil }
-            let top = addingRerankTerms(scored.top, keyMatch: keyMatch(raw), dwell: dwell)
+            let top = addingRerankTerms(scored.top, keyMatch: keyMatch(raw), dwell: dwell, turns: turns(raw))
             let reranker = SwipeReranker.fitted(context: context != nil, timed: dwell != nil)
             decoding.candidates = Array(reranker.rerank(top, fit: contextFit ?? 0).prefix(options.limit))
         } else {
@@ -378,16 +381,22 @@ public struct SwipeDecoder: Sendable {
     /// The swipe `raw` read as the decoder reads it, for matching words' keys to its points.
     public func keyMatch(_ raw: [SwipePoint]) -> SwipeKeyMatch { SwipeKeyMatch(points: finite(raw)) }
 
+    /// Where the swipe `raw`, read as the decoder reads it, turns.
+    public func turns(_ raw: [SwipePoint]) -> SwipeTurns { SwipeTurns(points: finite(raw)) }
+
     /// `candidates` with the terms the reranker reads from their words' key paths: the key match
-    /// (``SwipeKeyMatch/terms(keys:)``) and, when given, the dwell terms (``SwipeDwell/terms(keys:)``).
+    /// (``SwipeKeyMatch/terms(keys:)``) and, when given, the dwell terms (``SwipeDwell/terms(keys:)``)
+    /// and the turn terms (``SwipeTurns/terms(keys:)``).
     /// Each word's keys are looked up once for both.
-    public func addingRerankTerms(_ candidates: [SwipeCandidate], keyMatch match: SwipeKeyMatch, dwell: SwipeDwell?) -> [SwipeCandidate] {
+    public func addingRerankTerms(_ candidates: [SwipeCandidate], keyMatch match: SwipeKeyMatch, dwell: SwipeDwell?,
+                                  turns: SwipeTurns? = nil) -> [SwipeCandidate] {
         let centres = dictionary.layout.keys.map(\.centre)
         return candidates.map { c in
             guard let i = dictionary.index(of: c.word) else { return c }
             var c = c
             let keys = dictionary.path(i).map { centres[Int($0)] }
             (c.terms.keyMatch, c.terms.keyMatchWorst) = match.terms(keys: keys)
+            if let t = turns?.terms(keys: keys) { (c.terms.turns, c.terms.turnsWorst, c.terms.turnCorners) = (t.unexplained, t.worst, t.corners) }
             if let d = dwell?.terms(keys: keys) { (c.terms.dwell, c.terms.dwellWorst, c.terms.dwellCorners) = (d.unexplained, d.worst, d.corners) }
             return c
         }

@@ -46,7 +46,7 @@ def build(D, kind):
         for i in range(len(names8)):
             for j in range(i + 1, len(names8)):
                 f["prod:%s*%s" % (names8[i], names8[j])] = -L[names8[i]] * L[names8[j]]
-    for t in ["dwell", "dwellworst", "dwellcorners", "keymatch", "keymatchworst"]:
+    for t in ["dwell", "dwellworst", "dwellcorners", "keymatch", "keymatchworst", "turns", "turnsworst", "turncorners"]:
         if t in D:
             f["-" + t] = -D[t]
             f["sqrt:" + t] = -np.sqrt(np.maximum(D[t], 0))

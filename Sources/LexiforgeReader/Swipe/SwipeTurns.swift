@@ -1,0 +1,81 @@
+import Foundation
+import LexiforgeFormat
+
+/// Where a swipe turns: the corners of its path, from the points alone (no times needed).
+///
+/// The swipe is resampled every ``spacing`` key widths along its length; at each sample the
+/// direction from ``window`` samples before to it and from it to ``window`` samples after differ
+/// by the turning angle. A turn is a local maximum of that angle above 45°, away from the first
+/// and last 5% of the length (the start and end have terms of their own). People turn at the
+/// keys where the word's path turns; a turn far from every such key is one the word does not
+/// explain, and a corner of the word with no turn near it is one the swipe did not make.
+public struct SwipeTurns: Sendable {
+    public private(set) var points: [SwipePoint] = []
+    public static let spacing = 0.2
+    public static let window = 2
+
+    public init(points p: [SwipePoint]) {
+        guard p.count >= 2 else { return }
+        var along = [0.0]
+        for i in 1 ..< p.count { along.append(along[i - 1] + p[i - 1].distance(to: p[i])) }
+        let total = along[p.count - 1]
+        guard total > 4 * Self.spacing * Double(Self.window) else { return }
+        var samples: [SwipePoint] = []
+        var j = 0
+        var d = 0.0
+        while d <= total {
+            while j < p.count - 2 && along[j + 1] < d { j += 1 }
+            let span = along[j + 1] - along[j]
+            let t = span > 0 ? (d - along[j]) / span : 0
+            samples.append(SwipePoint(x: p[j].x + t * (p[j + 1].x - p[j].x), y: p[j].y + t * (p[j + 1].y - p[j].y)))
+            d += Self.spacing
+        }
+        let w = Self.window, m = samples.count
+        guard m > 2 * w + 2 else { return }
+        var angle = [Double](repeating: 0, count: m)
+        for i in w ..< m - w {
+            let ax = samples[i].x - samples[i - w].x, ay = samples[i].y - samples[i - w].y
+            let bx = samples[i + w].x - samples[i].x, by = samples[i + w].y - samples[i].y
+            let na = (ax * ax + ay * ay).squareRoot(), nb = (bx * bx + by * by).squareRoot()
+            guard na > 1e-9, nb > 1e-9 else { continue }
+            angle[i] = acos(max(-1, min(1, (ax * bx + ay * by) / (na * nb))))
+        }
+        for i in w ..< m - w where angle[i] > Double.pi / 4 {
+            let at = Double(i) * Self.spacing
+            guard at > 0.05 * total, at < 0.95 * total else { continue }
+            var maximum = true
+            for k in max(0, i - w) ..< i where angle[k] >= angle[i] { maximum = false }
+            for k in (i + 1) ... min(m - 1, i + w) where angle[k] > angle[i] { maximum = false }
+            if maximum { points.append(samples[i]) }
+        }
+    }
+
+    /// For a word whose keys have these centres: the mean and the largest squared distance
+    /// (capped at 4 key widths²) from a turn to the word's nearest corner key (an inner key where
+    /// its path turns by more than 45°; 4 when it has none), and the mean over its corner keys of
+    /// the squared distance to the nearest turn (4 when the swipe has none).
+    public func terms(keys centres: [SwipePoint]) -> (unexplained: Double, worst: Double, corners: Double) {
+        var corners: [SwipePoint] = []
+        if centres.count >= 3 {
+            for k in 1 ..< centres.count - 1 {
+                let ax = centres[k].x - centres[k - 1].x, ay = centres[k].y - centres[k - 1].y
+                let bx = centres[k + 1].x - centres[k].x, by = centres[k + 1].y - centres[k].y
+                let na = (ax * ax + ay * ay).squareRoot(), nb = (bx * bx + by * by).squareRoot()
+                if na > 1e-9, nb > 1e-9, (ax * bx + ay * by) / (na * nb) < cos(Double.pi / 4) { corners.append(centres[k]) }
+            }
+        }
+        var sum = 0.0, worst = 0.0
+        for t in points {
+            var best = 4.0
+            for c in corners { let dx = t.x - c.x, dy = t.y - c.y; best = min(best, dx * dx + dy * dy) }
+            sum += best; worst = max(worst, best)
+        }
+        var cornerSum = 0.0
+        for c in corners {
+            var best = 4.0
+            for t in points { let dx = t.x - c.x, dy = t.y - c.y; best = min(best, dx * dx + dy * dy) }
+            cornerSum += best
+        }
+        return (points.isEmpty ? 0 : sum / Double(points.count), worst, corners.isEmpty ? 0 : cornerSum / Double(corners.count))
+    }
+}
