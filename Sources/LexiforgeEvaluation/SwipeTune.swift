@@ -36,7 +36,7 @@ public enum SwipeTune {
         /// ``SwipeKeyMatch`` terms (for the offline dump).
         var keyMatch = (mean: 0.0, worst: 0.0)
         /// ``SwipeTurns`` terms (for the offline dump).
-        var turns = (0.0, 0.0, 0.0)
+        var turns = (unexplained: 0.0, worst: 0.0, corners: 0.0)
     }
     struct Sample {
         var fold: Int; var terms: [Term]; var hasTruth: Bool
@@ -128,7 +128,7 @@ public enum SwipeTune {
             guard session.matchIndex[SwipeEval.matchKey(word)] != nil else { continue }
             let (decoder, result, _, _) = try session.decode(t)
             let key = SwipeEval.matchKey(word)
-            // The reranker is off here; the dump carries the key-match and dwell terms it would read.
+            // The reranker is off here; the dump carries the key-match, turn and dwell terms it would read.
             let candidates = decoder.addingRerankTerms(result.candidates, keyMatch: decoder.keyMatch(t.points),
                                                        dwell: decoder.dwell(t.points, times: t.times), turns: decoder.turns(t.points))
             let terms = candidates.map { c in
@@ -148,7 +148,7 @@ public enum SwipeTune {
             var text = "sample\tfold\ttruth\tlocation\tshape\tcost\tlexicon\tlm\tfit\tstart\tend\tlength\tmissed\tkeys\tdwell\tdwellworst\tdwellcorners\tkeymatch\tkeymatchworst\tturns\tturnsworst\tturncorners\n"
             for (n, s) in samples.enumerated() {
                 for t in s.terms {
-                    text += "\(n)\t\(s.fold)\t\(t.truth ? 1 : 0)\t\(t.location)\t\(t.shape)\t\(t.cost)\t\(t.lexicon)\t\(t.lm)\t\(s.contextFit ?? 0)\t\(t.start)\t\(t.end)\t\(t.length)\t\(t.missed)\t\(t.keys)\t\(t.dwell.unexplained)\t\(t.dwell.worst)\t\(t.dwell.corners)\t\(t.keyMatch.mean)\t\(t.keyMatch.worst)\t\(t.turns.0)\t\(t.turns.1)\t\(t.turns.2)\n"
+                    text += "\(n)\t\(s.fold)\t\(t.truth ? 1 : 0)\t\(t.location)\t\(t.shape)\t\(t.cost)\t\(t.lexicon)\t\(t.lm)\t\(s.contextFit ?? 0)\t\(t.start)\t\(t.end)\t\(t.length)\t\(t.missed)\t\(t.keys)\t\(t.dwell.unexplained)\t\(t.dwell.worst)\t\(t.dwell.corners)\t\(t.keyMatch.mean)\t\(t.keyMatch.worst)\t\(t.turns.unexplained)\t\(t.turns.worst)\t\(t.turns.corners)\n"
                 }
             }
             try Data(text.utf8).write(to: URL(fileURLWithPath: dump))

@@ -396,6 +396,9 @@ struct ClassifyTests {
         #expect(WritingSystems.name(han | latin) == "Latn+Hani")
         #expect(WritingSystems.pattern(named: "Latn+Hani") == han | latin)
         #expect(WritingSystems.pattern(named: "Latn+Kana") == nil && WritingSystems.pattern(named: "") == nil)
+        // The named indices are those of the codes.
+        #expect([WritingSystems.latin, WritingSystems.devanagari, WritingSystems.thai, WritingSystems.han, WritingSystems.hangul]
+                    .map { WritingSystems.codes[$0] } == ["Latn", "Deva", "Thai", "Hani", "Hang"])
     }
 
     @Test("script evidence: equal n-gram scores are decided by log P(pattern | language), smoothed; none for an unseen pattern")

@@ -92,15 +92,15 @@ public struct LanguageAlphabets: Sendable, Equatable {
         return letters
     }
 
-    /// The index in ``scriptLetters`` of a scalar of a script counted whole, nil for others.
+    /// The index in ``scriptLetters`` of a letter `v` of ``WritingSystems`` script `script` when
+    /// that script is counted whole (kana apart from Han: ``WritingSystems`` counts them as one), nil for others.
     @inline(__always)
-    static func scriptIndex(_ v: UInt32) -> Int? {
-        switch v {
-        case 0x4E00...0x9FFF, 0x3400...0x4DBF, 0xF900...0xFAFF, 0x20000...0x2FFFF: return 0
-        case 0x3040...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9F: return 1
-        case 0xAC00...0xD7AF, 0x1100...0x11FF, 0x3130...0x318F: return 2
-        case 0xE00...0xE7F: return 3
-        case 0x900...0x97F: return 4
+    static func wholeScript(_ v: UInt32, script: Int) -> Int? {
+        switch script {
+        case WritingSystems.han: return (0x3040...0x30FF).contains(v) || (0x31F0...0x31FF).contains(v) || (0xFF66...0xFF9F).contains(v) ? 1 : 0
+        case WritingSystems.hangul: return 2
+        case WritingSystems.thai: return 3
+        case WritingSystems.devanagari: return 4
         default: return nil
         }
     }
@@ -114,28 +114,57 @@ public struct LanguageAlphabets: Sendable, Equatable {
         return WritingSystems.script(s)
     }
 
-    /// The alphabet key of a letter: its script's pseudo-letter, or its simple lowercase (the
-    /// first scalar of the full mapping: "İ" → "i"). Call only for letters (``WritingSystems``).
-    static func key(_ s: Unicode.Scalar) -> UInt32 {
-        if let k = scriptIndex(s.value) { return scriptLetters[k].letter }
-        if s.value < 0x80 { return s.value | 0x20 }
-        return s.properties.lowercaseMapping.unicodeScalars.first?.value ?? s.value
+    /// The alphabet key of letter `v` of script `script`: its script's pseudo-letter, or its simple
+    /// lowercase (the first scalar of the full mapping: "İ" → "i").
+    static func key(_ v: UInt32, script: Int) -> UInt32 {
+        if let k = wholeScript(v, script: script) { return scriptLetters[k].letter }
+        if v < 0x80 { return v | 0x20 }
+        return Unicode.Scalar(v).flatMap { $0.properties.lowercaseMapping.unicodeScalars.first?.value } ?? v
     }
 
-    /// Calls `body` with each run of `text` (maximal letters of one ``WritingSystems`` script) as its keys (``key(_:)``).
+    /// Calls `letter(v, script)` for each letter of `text` (its scalar value and ``script(_:)``)
+    /// and `gap()` for every other scalar, reading the UTF-8 bytes (ASCII without decoding; a
+    /// `String` holds valid UTF-8, so the sequences are decoded without `Tokenizer.decode`'s
+    /// checks, which cost the recognizer 8%): the one reading of a text into runs, for training
+    /// and for scoring.
+    @inline(__always)
+    static func forEachLetter(of text: String, letter: (UInt32, Int) -> Void, gap: () -> Void) {
+        var utf8 = text
+        utf8.withUTF8 { bytes in
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                if b < 0x80 {
+                    i += 1
+                    if (b | 0x20) &- 0x61 < 26 { letter(UInt32(b), WritingSystems.latin) } else { gap() }
+                    continue
+                }
+                var v: UInt32
+                if b < 0xE0 {
+                    v = UInt32(b & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F); i += 2
+                } else if b < 0xF0 {
+                    v = UInt32(b & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F); i += 3
+                } else {
+                    v = UInt32(b & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12 | UInt32(bytes[i + 2] & 0x3F) << 6 | UInt32(bytes[i + 3] & 0x3F)
+                    i += 4
+                }
+                if let k = script(v) { letter(v, k) } else { gap() }
+            }
+        }
+    }
+
+    /// Calls `body` with each run of `text` (maximal letters of one ``WritingSystems`` script) as
+    /// its keys (``key(_:script:)``).
     static func forEachRun(of text: String, _ body: ([UInt32]) -> Void) {
         var run: [UInt32] = []
-        var script = -1
-        for s in text.unicodeScalars {
-            guard let k = LanguageAlphabets.script(s.value) else {
-                if !run.isEmpty { body(run); run.removeAll(keepingCapacity: true) }
-                continue
-            }
-            if k != script && !run.isEmpty { body(run); run.removeAll(keepingCapacity: true) }
-            script = k
-            run.append(key(s))
-        }
-        if !run.isEmpty { body(run) }
+        var current = -1
+        func flush() { if !run.isEmpty { body(run); run.removeAll(keepingCapacity: true) } }
+        forEachLetter(of: text, letter: { v, k in
+            if k != current { flush() }
+            current = k
+            run.append(key(v, script: k))
+        }, gap: flush)
+        flush()
     }
 
     /// The alphabets of languages (codes by id) from their training sentences (by id).
@@ -217,8 +246,8 @@ public struct LanguageAlphabetScorer: Sendable {
         }
         let none = [UInt64](repeating: 0, count: words)
         func set(of v: UInt32) -> [UInt64] {
-            guard let s = Unicode.Scalar(v), LanguageAlphabets.script(v) != nil else { return none }
-            return sets[LanguageAlphabets.key(s)] ?? none
+            guard let k = LanguageAlphabets.script(v) else { return none }
+            return sets[LanguageAlphabets.key(v, script: k)] ?? none
         }
         low = (0..<0x800).flatMap { set(of: UInt32($0)) }
         extended = (0x1E00..<0x2000).flatMap { set(of: UInt32($0)) }
@@ -251,7 +280,7 @@ public struct LanguageAlphabetScorer: Sendable {
                         }
                     }
                 }
-                @inline(__always) func letter(_ v: UInt32, script k: Int) {
+                LanguageAlphabets.forEachLetter(of: text, letter: { v, k in
                     if k != script { close() }
                     script = k
                     if !inRun {
@@ -262,38 +291,14 @@ public struct LanguageAlphabetScorer: Sendable {
                         for w in 0..<words { run[w] &= low[Int(v) * words + w] }
                     } else if v >= 0x1E00 && v < 0x2000 {
                         for w in 0..<words { run[w] &= extended[Int(v - 0x1E00) * words + w] }
-                    } else if let i = LanguageAlphabets.scriptIndex(v) {
+                    } else if let i = LanguageAlphabets.wholeScript(v, script: k) {
                         for w in 0..<words { run[w] &= whole[i * words + w] }
-                    } else if let set = others[LanguageAlphabets.key(Unicode.Scalar(v)!)] {
+                    } else if let set = others[LanguageAlphabets.key(v, script: k)] {
                         for w in 0..<words { run[w] &= set[w] }
                     } else {
                         for w in 0..<words { run[w] = 0 }
                     }
-                }
-                // The UTF-8 bytes, ASCII without decoding (most of most texts).
-                var utf8 = text
-                utf8.withUTF8 { bytes in
-                    var i = 0
-                    let n = bytes.count
-                    while i < n {
-                        let b = bytes[i]
-                        if b < 0x80 {
-                            i += 1
-                            if (b | 0x20) &- 0x61 < 26 { letter(UInt32(b), script: 0) } else { close() }
-                            continue
-                        }
-                        var v: UInt32
-                        if b < 0xE0 {
-                            v = UInt32(b & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F); i += 2
-                        } else if b < 0xF0 {
-                            v = UInt32(b & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F); i += 3
-                        } else {
-                            v = UInt32(b & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12 | UInt32(bytes[i + 2] & 0x3F) << 6 | UInt32(bytes[i + 3] & 0x3F)
-                            i += 4
-                        }
-                        if let k = LanguageAlphabets.script(v) { letter(v, script: k) } else { close() }
-                    }
-                }
+                }, gap: { close() })
                 close()
                 for l in 0..<L { scores[l] += Float(foreignRuns[l]) * foreign[l] + Float(runs - foreignRuns[l]) * native[l] }
             }

@@ -11,6 +11,8 @@ public enum WritingSystems {
     /// alone, so kana as a script of its own pushed those to Chinese (four dev sentences lost
     /// for one won); `Zzzz` is letters of any other script.
     public static let codes = ["Latn", "Cyrl", "Grek", "Arab", "Hebr", "Deva", "Thai", "Hani", "Hang", "Zzzz"]
+    /// Indices into ``codes`` (constants, so a scorer's switch on them costs no look-up).
+    public static let latin = 0, devanagari = 5, thai = 6, han = 7, hangul = 8
 
     /// A script's share of a text's letters that makes it part of the text's pattern.
     public static let majorShare = 0.3

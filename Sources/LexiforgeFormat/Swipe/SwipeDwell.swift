@@ -39,7 +39,7 @@ public struct SwipeDwell: Sendable {
 
     /// For a word whose keys have these centres: the mean and the largest squared distance
     /// (capped at 4 key widths²) from a dwell to the word's nearest key (a slowdown the word does
-    /// not explain), and the mean over the word's inner corner keys (a turn of more than 45°) of
+    /// not explain), and the mean over the word's corner keys (``SwipeCorners``) of
     /// the squared distance to the nearest dwell (a corner the swipe did not slow at; 4 when there
     /// is no dwell).
     public func terms(keys centres: [SwipePoint]) -> (unexplained: Double, worst: Double, corners: Double) {
@@ -51,16 +51,10 @@ public struct SwipeDwell: Sendable {
             sum += best; worst = max(worst, best)
         }
         var cornerSum = 0.0, cornerCount = 0
-        if centres.count >= 3 {
-            for k in 1 ..< centres.count - 1 {
-                let ax = centres[k].x - centres[k - 1].x, ay = centres[k].y - centres[k - 1].y
-                let bx = centres[k + 1].x - centres[k].x, by = centres[k + 1].y - centres[k].y
-                let na = (ax * ax + ay * ay).squareRoot(), nb = (bx * bx + by * by).squareRoot()
-                guard na > 1e-9, nb > 1e-9, (ax * bx + ay * by) / (na * nb) < cos(Double.pi / 4) else { continue }
-                var best = 4.0
-                for d in points { let dx = d.x - centres[k].x, dy = d.y - centres[k].y; best = min(best, dx * dx + dy * dy) }
-                cornerSum += best; cornerCount += 1
-            }
+        for k in SwipeCorners.indices(of: centres) {
+            var best = 4.0
+            for d in points { let dx = d.x - centres[k].x, dy = d.y - centres[k].y; best = min(best, dx * dx + dy * dy) }
+            cornerSum += best; cornerCount += 1
         }
         return (points.isEmpty ? 0 : sum / Double(points.count), worst, cornerCount == 0 ? 0 : cornerSum / Double(cornerCount))
     }

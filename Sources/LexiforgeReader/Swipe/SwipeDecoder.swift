@@ -385,18 +385,18 @@ public struct SwipeDecoder: Sendable {
     public func turns(_ raw: [SwipePoint]) -> SwipeTurns { SwipeTurns(points: finite(raw)) }
 
     /// `candidates` with the terms the reranker reads from their words' key paths: the key match
-    /// (``SwipeKeyMatch/terms(keys:)``) and, when given, the dwell terms (``SwipeDwell/terms(keys:)``)
-    /// and the turn terms (``SwipeTurns/terms(keys:)``).
-    /// Each word's keys are looked up once for both.
+    /// (``SwipeKeyMatch/terms(keys:)``), the turn terms (``SwipeTurns/terms(keys:)``) and, when
+    /// given, the dwell terms (``SwipeDwell/terms(keys:)``).
+    /// Each word's keys are looked up once for all of them.
     public func addingRerankTerms(_ candidates: [SwipeCandidate], keyMatch match: SwipeKeyMatch, dwell: SwipeDwell?,
-                                  turns: SwipeTurns? = nil) -> [SwipeCandidate] {
+                                  turns: SwipeTurns) -> [SwipeCandidate] {
         let centres = dictionary.layout.keys.map(\.centre)
         return candidates.map { c in
             guard let i = dictionary.index(of: c.word) else { return c }
             var c = c
             let keys = dictionary.path(i).map { centres[Int($0)] }
             (c.terms.keyMatch, c.terms.keyMatchWorst) = match.terms(keys: keys)
-            if let t = turns?.terms(keys: keys) { (c.terms.turns, c.terms.turnsWorst, c.terms.turnCorners) = (t.unexplained, t.worst, t.corners) }
+            (c.terms.turns, c.terms.turnsWorst, c.terms.turnCorners) = turns.terms(keys: keys)
             if let d = dwell?.terms(keys: keys) { (c.terms.dwell, c.terms.dwellWorst, c.terms.dwellCorners) = (d.unexplained, d.worst, d.corners) }
             return c
         }

@@ -51,19 +51,11 @@ public struct SwipeTurns: Sendable {
     }
 
     /// For a word whose keys have these centres: the mean and the largest squared distance
-    /// (capped at 4 key widths²) from a turn to the word's nearest corner key (an inner key where
-    /// its path turns by more than 45°; 4 when it has none), and the mean over its corner keys of
+    /// (capped at 4 key widths²) from a turn to the word's nearest corner key (``SwipeCorners``; 4
+    /// when it has none), and the mean over its corner keys of
     /// the squared distance to the nearest turn (4 when the swipe has none).
     public func terms(keys centres: [SwipePoint]) -> (unexplained: Double, worst: Double, corners: Double) {
-        var corners: [SwipePoint] = []
-        if centres.count >= 3 {
-            for k in 1 ..< centres.count - 1 {
-                let ax = centres[k].x - centres[k - 1].x, ay = centres[k].y - centres[k - 1].y
-                let bx = centres[k + 1].x - centres[k].x, by = centres[k + 1].y - centres[k].y
-                let na = (ax * ax + ay * ay).squareRoot(), nb = (bx * bx + by * by).squareRoot()
-                if na > 1e-9, nb > 1e-9, (ax * bx + ay * by) / (na * nb) < cos(Double.pi / 4) { corners.append(centres[k]) }
-            }
-        }
+        let corners = SwipeCorners.indices(of: centres).map { centres[$0] }
         var sum = 0.0, worst = 0.0
         for t in points {
             var best = 4.0
