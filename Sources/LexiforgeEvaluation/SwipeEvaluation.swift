@@ -294,17 +294,49 @@ public enum SwipeEval {
 
 /// `lexiforge swipe decode`: the top candidates of every swipe in a trace file.
 public enum SwipeDecode {
+    /// `frontEnd`: decode as a keyboard front end does, for measuring its memory: the store's
+    /// dictionary adapted once, to the first trace's keyboard, and the language model, nothing
+    /// else (no per-geometry cache, no evaluation index). Each trace's points are still mapped
+    /// with its own key rectangles; only the dictionary's row height is the first trace's.
     public static func run(storePath: String, tracePath: String, layout: String?, options: SwipeDecoderOptions,
-                           useContext: Bool = true) throws -> (lines: [String], errors: [SwipeTraceError], warnings: [String]) {
+                           useContext: Bool = true, frontEnd: Bool = false) throws -> (lines: [String], errors: [SwipeTraceError], warnings: [String]) {
+        if frontEnd { return try runAsFrontEnd(storePath: storePath, tracePath: tracePath, layout: layout, options: options, useContext: useContext) }
         let session = try SwipeEval.Session(storePath: storePath, layout: layout, options: options, useContext: useContext)
         let (traces, errors) = try SwipeTraceReader.read(path: tracePath, layout: session.base.layout)
         var lines: [String] = [], warnings: [String] = []
         for trace in traces {
             warnings += trace.warnings
             let (_, result, _, _) = try session.decode(trace)
-            let words = result.candidates.map { String(format: "%@ %.2f", $0.word, $0.score) }
-            let expected = trace.word.map { " (\($0))" } ?? ""
-            lines.append("line \(trace.line)\(expected): " + (words.isEmpty ? "no candidates" : words.joined(separator: ", ")))
+            lines.append(line(trace, result))
+        }
+        return (lines, errors, warnings)
+    }
+
+    static func line(_ trace: SwipeTrace, _ result: SwipeDecoding) -> String {
+        let words = result.candidates.map { String(format: "%@ %.2f", $0.word, $0.score) }
+        let expected = trace.word.map { " (\($0))" } ?? ""
+        return "line \(trace.line)\(expected): " + (words.isEmpty ? "no candidates" : words.joined(separator: ", "))
+    }
+
+    static func runAsFrontEnd(storePath: String, tracePath: String, layout: String?, options: SwipeDecoderOptions,
+                              useContext: Bool) throws -> (lines: [String], errors: [SwipeTraceError], warnings: [String]) {
+        let store = try TrainedStore(path: storePath)
+        let layoutName = try layout ?? store.swipeLayouts().first ?? "qwerty"
+        // The stored dictionary lives only until it is adapted, as in `swipeDictionary(layout:).adapted(to:)`.
+        let (decoder, traces, errors) = try { () throws -> (SwipeDecoder, [SwipeTrace], [SwipeTraceError]) in
+            let base = try store.swipeDictionary(layout: layoutName)
+            let (traces, errors) = try SwipeTraceReader.read(path: tracePath, layout: base.layout)
+            let ratio = ((traces.first?.rowHeightRatio ?? base.layout.rowHeightRatio) * 100).rounded() / 100
+            let dictionary = base.adapted(to: try base.layout.withRowHeightRatio(ratio))
+            return (SwipeDecoder(dictionary: dictionary, options: options), traces, errors)
+        }()
+        let predictor = useContext && store.hasLanguageModel ? try NgramPredictor(store: store) : nil
+        var lines: [String] = [], warnings: [String] = []
+        for trace in traces {
+            warnings += trace.warnings
+            let context = try trace.context.flatMap { try predictor?.distribution(after: $0) }
+            let fit = options.contextGate == nil ? nil : try trace.context.flatMap { try predictor?.contextFit(of: $0) }
+            lines.append(line(trace, decoder.decode(trace.points, times: trace.times, context: context, contextFit: fit)))
         }
         return (lines, errors, warnings)
     }

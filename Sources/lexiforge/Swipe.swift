@@ -165,11 +165,13 @@ struct SwipeDecodeCommand: ParsableCommand {
     @Option(help: "JSON Lines trace file.")
     var trace: String
     @OptionGroup var decoder: DecoderOptions
+    @Flag(help: "Decode as a keyboard front end does (to measure its memory): one dictionary, adapted to the first trace's keyboard, and the language model; no per-keyboard cache.")
+    var frontEnd = false
 
     func run() throws {
         try runReportingErrors {
             let (lines, errors, warnings) = try SwipeDecode.run(storePath: store, tracePath: trace, layout: decoder.layout, options: decoder.options,
-                                                                  useContext: !decoder.noContext)
+                                                                  useContext: !decoder.noContext, frontEnd: frontEnd)
             for line in lines { print(line) }
             let notes = warnings.map { "warning: \(trace): \($0)" } + errors.map { "error: \($0)" }
             if !notes.isEmpty { FileHandle.standardError.write(Data((notes.joined(separator: "\n") + "\n").utf8)) }
