@@ -13,7 +13,8 @@ public struct StoreVocabulary: Sendable {
     public let backoffs: [Int32]
     /// Ids in byte order of their spellings.
     public let alphabetical: [Int32]
-    let index: [String: Int32]
+    /// Id by spelling (the first id of a repeated one).
+    let index: WordIndex
     /// The sum of the counts of the real words (ids from ``StoreSchema/ReservedID/firstWord`` on).
     let wordTotal: Int64
 
@@ -81,6 +82,10 @@ public enum WordRows {
     /// - Throws: ``StoreDamage`` (``TrainedStore`` names the file) or a SQLite error.
     public static func read(_ db: Database) throws -> StoreVocabulary {
         var texts: [String] = []
+        // Allocated once (grown by appending, the array would hold up to twice what it needs).
+        if let blockCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM word_block") {
+            texts.reserveCapacity(min(blockCount, Int(Int32.max) / StoreSchema.wordBlockSize) * StoreSchema.wordBlockSize)
+        }
         let blocks = try Row.fetchCursor(db, sql: "SELECT block, words FROM word_block ORDER BY block")
         while let row = try blocks.next() {
             let block = try row.integer(0, "word_block", "block")
@@ -92,7 +97,7 @@ public enum WordRows {
             guard split.count <= StoreSchema.wordBlockSize else {
                 throw StoreDamage("`word_block` \(block) holds \(split.count) words, more than \(StoreSchema.wordBlockSize)")
             }
-            texts += split.map { String(decoding: $0, as: UTF8.self) }
+            for word in split { texts.append(String(decoding: word, as: UTF8.self)) }
         }
         guard texts.count >= Int(StoreSchema.ReservedID.firstWord) else {
             throw StoreDamage("the vocabulary (`word_block`) holds \(texts.count) words, not even the reserved ones")
@@ -134,11 +139,8 @@ public enum WordRows {
             guard !overflow else { throw StoreDamage("`word_count.count` values add up past \(Int64.max)") }
             total = sum
         }
-        var index: [String: Int32] = [:]
-        index.reserveCapacity(texts.count)
-        for (id, text) in texts.enumerated() where index[text] == nil { index[text] = Int32(id) }
         return StoreVocabulary(texts: texts, counts: counts, logprobs: logprobs, backoffs: backoffs, alphabetical: alphabetical,
-                               index: index, wordTotal: total)
+                               index: WordIndex(texts: texts), wordTotal: total)
     }
 }
 

@@ -40,17 +40,27 @@ extension TrainedStore {
             // details (such as not-a-word) only for uncommon entries.
             let hasLexicon = try db.tableExists("lexicon_frequency")
             let runs = hasLexicon ? try LexiconFrequencyRuns(db) : nil
-            let attributesByID: [Int64: Int] = hasLexicon
-                ? Dictionary(try Row.fetchAll(db, sql: "SELECT word_id, attributes FROM lexicon_detail").map {
-                    (try $0.integer(0, "lexicon_detail", "word_id"), try $0.int(1, "lexicon_detail", "attributes"))
-                }, uniquingKeysWith: { first, _ in first })
-                : [:]
+            // Only the words marked not-a-word matter here (`word_id` is the table's key: one row a word).
+            var notAWord = Set<Int64>()
+            if hasLexicon {
+                let details = try Row.fetchCursor(db, sql: "SELECT word_id, attributes FROM lexicon_detail")
+                while let row = try details.next() {
+                    let id = try row.integer(0, "lexicon_detail", "word_id")
+                    if try row.int(1, "lexicon_detail", "attributes") & Int(LexiconAttributes.notAWord.rawValue) != 0 { notAWord.insert(id) }
+                }
+            }
             func lexiconFrequency(of id: Int64) -> Int? { runs.map { $0.frequency(of: id) } ?? 128 }
             let sql = """
                 SELECT f.word_id, NULL, f.first_key, f.last_key, f.length, f.start_angle, f.second_distance, f.path
                 FROM swipe_feature AS f WHERE f.layout_id = ?
                 """
             var builder = SwipeDictionary.Builder(layout: base)
+            // Sized once: the rows, and at most 8 keys in 5 bytes of packed inner path plus the first and last.
+            if let size = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(length(path)), 0) FROM swipe_feature WHERE layout_id = ?", arguments: [id]) {
+                let rows = try size.int(0, "swipe_feature", "count(*)", in: 0...Int64(Int32.max))
+                let packed = try size.int(1, "swipe_feature", "path", in: 0...Int64(Int32.max))
+                builder.reserveCapacity(entries: rows, keys: 2 * rows + packed * 8 / 5)
+            }
             let rows = try Row.fetchCursor(db, sql: sql, arguments: [id])
             while let row = try rows.next() {
                 let first = try row.int(2, "swipe_feature", "first_key"), last = try row.int(3, "swipe_feature", "last_key")
@@ -64,13 +74,13 @@ extension TrainedStore {
                 else {
                     throw StoreError.notAStore(path, "swipe_feature row of word \(wordID) on layout `\(layout)` names a key or word the store does not have; rebuild it with `lexiforge swipe features`")
                 }
-                if (attributesByID[wordID] ?? 0) & Int(LexiconAttributes.notAWord.rawValue) != 0 { continue }
+                if notAWord.contains(wordID) { continue }
                 guard let frequency = lexiconFrequency(of: wordID) else { continue }
                 builder.add(word: vocabulary.texts[Int(wordID)], id: wordID, keys: keys, length: Double(length) / SwipeFeatures.lengthScale,
                             startAngle: SwipeFeatures.startAngle(stored: try row.int(5, "swipe_feature", "start_angle", in: -128...127)),
                             secondDistance: Double(try row.int(6, "swipe_feature", "second_distance", in: 0...127)) / SwipeFeatures.distanceScale, frequency: frequency)
             }
-            return builder.build()
+            return (consume builder).build()   // moved, so the build compacts its arrays in place instead of copying them
         }
     }
 }
