@@ -42,6 +42,8 @@ public enum SwipeTune {
         var fold: Int; var terms: [Term]; var hasTruth: Bool
         /// log10 p of the context's last word after the words before it (nil: no context word).
         var contextFit: Double? = nil
+        /// The swipe's ``SwipeProfile`` (with its times when the dwell terms have them).
+        var profile: SwipeProfile
     }
 
     /// Filter statistics of one swipe's true word.
@@ -129,8 +131,9 @@ public enum SwipeTune {
             let (decoder, result, _, _) = try session.decode(t)
             let key = SwipeEval.matchKey(word)
             // The reranker is off here; the dump carries the key-match, turn and dwell terms it would read.
+            let dwell = decoder.dwell(t.points, times: t.times)
             let candidates = decoder.addingRerankTerms(result.candidates, keyMatch: decoder.keyMatch(t.points),
-                                                       dwell: decoder.dwell(t.points, times: t.times), turns: decoder.turns(t.points))
+                                                       dwell: dwell, turns: decoder.turns(t.points))
             let terms = candidates.map { c in
                 Term(location: c.location, shape: c.shape, cost: c.cost.isFinite ? c.cost : 1e3,
                      lexicon: Double(c.frequency - 255) * log(1.15), lm: c.contextLogProbability ?? 0,
@@ -141,14 +144,17 @@ public enum SwipeTune {
                      keyMatch: (c.terms.keyMatch, c.terms.keyMatchWorst), turns: (c.terms.turns, c.terms.turnsWorst, c.terms.turnCorners))
             }
             samples.append(Sample(fold: fold(t), terms: terms, hasTruth: terms.contains { $0.truth },
-                                  contextFit: try t.context.flatMap { try session.contextFit($0) }))
+                                  contextFit: try t.context.flatMap { try session.contextFit($0) },
+                                  profile: decoder.profile(t.points, times: dwell.available ? t.times : nil)))
         }
         if let dump = ProcessInfo.processInfo.environment["LEXIFORGE_SWIPE_TUNE_DUMP"] {
             // One row per shortlisted word (offline analysis of the cached terms).
-            var text = "sample\tfold\ttruth\tlocation\tshape\tcost\tlexicon\tlm\tfit\tstart\tend\tlength\tmissed\tkeys\tdwell\tdwellworst\tdwellcorners\tkeymatch\tkeymatchworst\tturns\tturnsworst\tturncorners\n"
+            var text = "sample\tfold\ttruth\tlocation\tshape\tcost\tlexicon\tlm\tfit\tstart\tend\tlength\tmissed\tkeys\tdwell\tdwellworst\tdwellcorners\tkeymatch\tkeymatchworst\tturns\tturnsworst\tturncorners\tplength\tstraightness\tturning\trowratio\tpduration\tspeed\n"
             for (n, s) in samples.enumerated() {
+                let p = s.profile
+                let profile = "\(p.logLength)\t\(p.straightness)\t\(p.turning)\t\(p.rowHeightRatio)\t\(p.logDuration ?? 0)\t\(p.speed ?? 0)"
                 for t in s.terms {
-                    text += "\(n)\t\(s.fold)\t\(t.truth ? 1 : 0)\t\(t.location)\t\(t.shape)\t\(t.cost)\t\(t.lexicon)\t\(t.lm)\t\(s.contextFit ?? 0)\t\(t.start)\t\(t.end)\t\(t.length)\t\(t.missed)\t\(t.keys)\t\(t.dwell.unexplained)\t\(t.dwell.worst)\t\(t.dwell.corners)\t\(t.keyMatch.mean)\t\(t.keyMatch.worst)\t\(t.turns.unexplained)\t\(t.turns.worst)\t\(t.turns.corners)\n"
+                    text += "\(n)\t\(s.fold)\t\(t.truth ? 1 : 0)\t\(t.location)\t\(t.shape)\t\(t.cost)\t\(t.lexicon)\t\(t.lm)\t\(s.contextFit ?? 0)\t\(t.start)\t\(t.end)\t\(t.length)\t\(t.missed)\t\(t.keys)\t\(t.dwell.unexplained)\t\(t.dwell.worst)\t\(t.dwell.corners)\t\(t.keyMatch.mean)\t\(t.keyMatch.worst)\t\(t.turns.unexplained)\t\(t.turns.worst)\t\(t.turns.corners)\t\(profile)\n"
                 }
             }
             try Data(text.utf8).write(to: URL(fileURLWithPath: dump))

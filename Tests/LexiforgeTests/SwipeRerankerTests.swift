@@ -14,17 +14,20 @@ struct SwipeRerankerTests {
         return c
     }
 
+    /// A swipe profile for candidates built by hand.
+    static let profile = SwipeProfile(points: [SwipePoint(x: 0, y: 0), SwipePoint(x: 3, y: 4)], times: [0, 500], rowHeightRatio: 1.5)
+
     @Test("one weight per feature, with and without a context")
     func weightsMatchFeatures() {
         let c = Self.candidate("word", cost: 0.2, frequency: 200, keys: 4)
-        #expect(SwipeReranker.features(of: c, lm: nil, fit: 0).count == SwipeReranker.withoutContext.weights.count)
-        #expect(SwipeReranker.features(of: c, lm: -3, fit: -2).count == SwipeReranker.withContext.weights.count)
+        #expect(SwipeReranker.features(of: c, lm: nil, fit: 0, profile: Self.profile).count == SwipeReranker.withoutContext.weights.count)
+        #expect(SwipeReranker.features(of: c, lm: -3, fit: -2, profile: Self.profile).count == SwipeReranker.withContext.weights.count)
     }
 
     @Test("features worked out by hand for one candidate")
     func featuresByHand() {
         let c = Self.candidate("word", cost: 0.25, frequency: 255, keys: 4)   // lex = 0
-        let f = SwipeReranker.features(of: c, lm: -2, fit: -5)
+        let f = SwipeReranker.features(of: c, lm: -2, fit: -5, profile: Self.profile)
         #expect(f[0] == -0.4 && f[1] == -0.02 && f[2] == -0.25 && f[3] == -0.05 && f[4] == -0.15)
         #expect(abs(f[5] + 0.01) < 1e-15)           // −(ln ratio)²
         #expect(f[7] == 0 && f[8] == -1.0 && f[12] == 4)
@@ -33,13 +36,13 @@ struct SwipeRerankerTests {
         var matched = c
         (matched.terms.keyMatch, matched.terms.keyMatchWorst) = (0.25, 1)
         // The key-match terms: −mean, −√mean, −worst, −√worst, −mean·keys, −worst·keys.
-        #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: -5)[26 ..< 32]) == [-0.25, -0.5, -1, -1, -1, -4])
-        #expect(Array(SwipeReranker.features(of: matched, lm: nil, fit: 0)[20 ..< 26]) == [-0.25, -0.5, -1, -1, -1, -4])
-        // The turn terms come last, negated, after the dwell terms when timed.
+        #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: -5, profile: Self.profile)[26 ..< 32]) == [-0.25, -0.5, -1, -1, -1, -4])
+        #expect(Array(SwipeReranker.features(of: matched, lm: nil, fit: 0, profile: Self.profile)[20 ..< 26]) == [-0.25, -0.5, -1, -1, -1, -4])
+        // The turn terms come next, negated, after the dwell terms when timed; the profile last.
         (matched.terms.turns, matched.terms.turnsWorst, matched.terms.turnCorners) = (0.5, 2, 0.25)
         (matched.terms.dwell, matched.terms.dwellWorst, matched.terms.dwellCorners) = (1, 3, 4)
-        #expect(Array(SwipeReranker.features(of: matched, lm: nil, fit: 0)[26...]) == [-0.5, -2, -0.25])
-        #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: -5, timed: true)[32...]) == [-1, -3, -4, -0.5, -2, -0.25])
+        #expect(Array(SwipeReranker.features(of: matched, lm: nil, fit: 0, profile: Self.profile)[26...]) == [-0.5, -2, -0.25] + Self.profile.features(timed: false))
+        #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: -5, timed: true, profile: Self.profile)[32...]) == [-1, -3, -4, -0.5, -2, -0.25] + Self.profile.features(timed: true))
     }
 
     /// An L-shaped swipe: (0, 0) to (2, 0) to (2, 2), a point every 0.1 key widths.
@@ -86,6 +89,29 @@ struct SwipeRerankerTests {
         }
     }
 
+    @Test("profile worked out by hand: an L-shaped swipe, a straight one, a tap, with and without times")
+    func profileByHand() {
+        // The L: 4 key widths long, its ends √8 apart, one turn of π/2 between samples 0.2 apart.
+        let times = (0...40).map { Double($0) * 25 }                  // 1 s
+        let l = SwipeProfile(points: Self.lShaped(), times: times, rowHeightRatio: 1.6)
+        #expect(abs(l.logLength - log(5)) < 1e-9)
+        #expect(abs(l.straightness - 8.0.squareRoot() / 4) < 1e-9)
+        #expect(abs(l.turning - Double.pi / 2 / 4) < 1e-9)
+        #expect(abs(l.logDuration! - log(2)) < 1e-12 && abs(l.speed! - 4) < 1e-9)
+        #expect(l.features(timed: false).count == 4 && l.features(timed: true).count == 6)
+        #expect(l.features(timed: true)[3] == 1.6)
+        // A straight stroke does not turn; without times there is no duration (0 when timed).
+        let straight = SwipeProfile(points: (0...30).map { SwipePoint(x: Double($0) * 0.1, y: 1) }, rowHeightRatio: 1.5)
+        #expect(abs(straight.straightness - 1) < 1e-9 && abs(straight.turning) < 1e-9 && straight.speed == nil)
+        #expect(straight.features(timed: true).suffix(2) == [0, 0])
+        // A tap: no length, straight by definition; times of another count are none.
+        let tap = SwipeProfile(points: [SwipePoint(x: 1, y: 1), SwipePoint(x: 1, y: 1)], times: [0], rowHeightRatio: 1.5)
+        #expect(tap.logLength == 0 && tap.straightness == 1 && tap.turning == 0 && tap.logDuration == nil)
+        // The duration counts at least 0.05 s for the speed.
+        let quick = SwipeProfile(points: [SwipePoint(x: 0, y: 0), SwipePoint(x: 1, y: 0)], times: [0, 10], rowHeightRatio: 1.5)
+        #expect(abs(quick.speed! - 20) < 1e-9)
+    }
+
     @Test("key match worked out by hand: keys in order pay their distance; keys out of order pay for it")
     func keyMatchByHand() {
         let (points, _) = Self.slowInTheMiddle()     // (0, 0) to (4, 0), a point every 0.1
@@ -105,7 +131,7 @@ struct SwipeRerankerTests {
     @Test("a hidden layer adds output · tanh(bias + weights · features) per unit, worked out by hand")
     func hiddenLayerByHand() {
         let c = Self.candidate("word", cost: 0.25, frequency: 255, keys: 4)
-        let f = SwipeReranker.features(of: c, lm: nil, fit: 0)
+        let f = SwipeReranker.features(of: c, lm: nil, fit: 0, profile: Self.profile)
         var linear = [Double](repeating: 0, count: f.count)
         linear[2] = 2                                     // 2 · (−cost) = −0.5
         var row = [Double](repeating: 0, count: f.count)
@@ -113,19 +139,19 @@ struct SwipeRerankerTests {
         let unit = SwipeReranker.HiddenLayer(weights: [row, row], biases: [0.5, -1], output: [2, -3])
         let reranker = SwipeReranker(weights: linear, hidden: unit)
         let expected = -0.5 + 2 * tanh(1.5) - 3 * tanh(0.0)
-        #expect(abs(reranker.score(c, lm: nil, fit: 0) - expected) < 1e-12)
-        #expect(SwipeReranker(weights: linear).score(c, lm: nil, fit: 0) == -0.5)
+        #expect(abs(reranker.score(c, lm: nil, fit: 0, profile: Self.profile) - expected) < 1e-12)
+        #expect(SwipeReranker(weights: linear).score(c, lm: nil, fit: 0, profile: Self.profile) == -0.5)
     }
 
     @Test("a far cheaper DTW cost wins; equal scores keep the linear order")
     func ordersByScore() {
         let costly = Self.candidate("costly", cost: 1.5, frequency: 200, keys: 5)
         let cheap = Self.candidate("cheap", cost: 0.1, frequency: 200, keys: 5)
-        let reranked = SwipeReranker.withoutContext.rerank([costly, cheap], fit: 0)
+        let reranked = SwipeReranker.withoutContext.rerank([costly, cheap], fit: 0, profile: Self.profile)
         #expect(reranked.map(\.word) == ["cheap", "costly"])
         #expect(reranked[0].score > reranked[1].score)
         let twin = Self.candidate("twin", cost: 0.1, frequency: 200, keys: 5)
-        #expect(SwipeReranker.withoutContext.rerank([twin, cheap], fit: 0).map(\.word) == ["twin", "cheap"])
+        #expect(SwipeReranker.withoutContext.rerank([twin, cheap], fit: 0, profile: Self.profile).map(\.word) == ["twin", "cheap"])
     }
 
     @Test("the decoder reorders the linear score's best by the reranker, with or without a context")
@@ -141,8 +167,9 @@ struct SwipeRerankerTests {
             let reranked = SwipeDecoder(dictionary: dictionary).decode(points, context: ctx, contextFit: fit).candidates
             let reranker = ctx == nil ? SwipeReranker.withoutContext : SwipeReranker.withContext
             #expect(plain.count >= 2 && reranked.count == plain.count)
-            #expect(reranked.map(\.word) == reranker.rerank(plain, fit: fit ?? 0).map(\.word))
-            #expect(reranked.map(\.score) == reranked.map { reranker.score($0, lm: $0.contextLogProbability, fit: fit ?? 0) })
+            let profile = SwipeDecoder(dictionary: dictionary).profile(points, times: nil)
+            #expect(reranked.map(\.word) == reranker.rerank(plain, fit: fit ?? 0, profile: profile).map(\.word))
+            #expect(reranked.map(\.score) == reranked.map { reranker.score($0, lm: $0.contextLogProbability, fit: fit ?? 0, profile: profile) })
             #expect(reranked.allSatisfy { $0.terms.keys == dictionary.path(dictionary.index(of: $0.word)!).count })
             let match = SwipeKeyMatch(points: points.map { SwipePoint(x: $0.x, y: $0.y - SwipeDecoderOptions().verticalOffset) })
             let centres = dictionary.layout.keys.map(\.centre)
@@ -196,8 +223,8 @@ struct SwipeRerankerTests {
         _ = folder
         let times = points.indices.map { Double($0) * 16 }
         let c = Self.candidate("word", cost: 0.2, frequency: 200, keys: 4)
-        #expect(SwipeReranker.features(of: c, lm: nil, fit: 0, timed: true).count == SwipeReranker.withoutContextTimed.weights.count)
-        #expect(SwipeReranker.features(of: c, lm: -3, fit: -2, timed: true).count == SwipeReranker.withContextTimed.weights.count)
+        #expect(SwipeReranker.features(of: c, lm: nil, fit: 0, timed: true, profile: Self.profile).count == SwipeReranker.withoutContextTimed.weights.count)
+        #expect(SwipeReranker.features(of: c, lm: -3, fit: -2, timed: true, profile: Self.profile).count == SwipeReranker.withContextTimed.weights.count)
         let decoder = SwipeDecoder(dictionary: dictionary)
         let timed = decoder.decode(points, times: times).candidates
         let dwell = SwipeDwell(points: points, times: times, verticalOffset: decoder.options.verticalOffset)
@@ -206,7 +233,7 @@ struct SwipeRerankerTests {
         for c in timed {
             let d = dwell.terms(keys: dictionary.path(dictionary.index(of: c.word)!).map { centres[Int($0)] })
             #expect(c.terms.dwell == d.unexplained && c.terms.dwellWorst == d.worst && c.terms.dwellCorners == d.corners)
-            #expect(c.score == SwipeReranker.withoutContextTimed.score(c, lm: nil, fit: 0))
+            #expect(c.score == SwipeReranker.withoutContextTimed.score(c, lm: nil, fit: 0, profile: decoder.profile(points, times: times)))
         }
         // Without usable times: the untimed weights.
         let untimed = decoder.decode(points, times: [Double](repeating: 5, count: points.count)).candidates
@@ -217,6 +244,6 @@ struct SwipeRerankerTests {
     func contextCounts() {
         let likely = Self.candidate("likely", cost: 0.3, frequency: 180, keys: 5, lm: -2)
         let unlikely = Self.candidate("unlikely", cost: 0.3, frequency: 180, keys: 5, lm: -9)
-        #expect(SwipeReranker.withContext.rerank([unlikely, likely], fit: -2).map(\.word) == ["likely", "unlikely"])
+        #expect(SwipeReranker.withContext.rerank([unlikely, likely], fit: -2, profile: Self.profile).map(\.word) == ["likely", "unlikely"])
     }
 }

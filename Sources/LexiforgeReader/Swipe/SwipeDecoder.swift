@@ -363,7 +363,8 @@ public struct SwipeDecoder: Sendable {
             let dwell = times.map { self.dwell(raw, times: $0) }.flatMap { $0.available ? $0 : nil }
             let top = addingRerankTerms(scored.top, keyMatch: keyMatch(raw), dwell: dwell, turns: turns(raw))
             let reranker = SwipeReranker.fitted(context: context != nil, timed: dwell != nil)
-            decoding.candidates = Array(reranker.rerank(top, fit: contextFit ?? 0).prefix(options.limit))
+            let profile = self.profile(raw, times: dwell != nil ? times : nil)
+            decoding.candidates = Array(reranker.rerank(top, fit: contextFit ?? 0, profile: profile).prefix(options.limit))
         } else {
             decoding.candidates = scored.top
         }
@@ -383,6 +384,18 @@ public struct SwipeDecoder: Sendable {
 
     /// Where the swipe `raw`, read as the decoder reads it, turns.
     public func turns(_ raw: [SwipePoint]) -> SwipeTurns { SwipeTurns(points: finite(raw)) }
+
+    /// The swipe `raw` (read as the decoder reads it) in a few numbers, with its times when given
+    /// (milliseconds, one per point).
+    public func profile(_ raw: [SwipePoint], times: [Double]?) -> SwipeProfile {
+        SwipeProfile(points: finite(raw), times: times.flatMap { $0.count == raw.count ? finiteTimes(raw, $0) : nil },
+                     rowHeightRatio: dictionary.layout.rowHeightRatio)
+    }
+
+    /// The times of the finite points of `raw`.
+    func finiteTimes(_ raw: [SwipePoint], _ times: [Double]) -> [Double] {
+        zip(raw, times).compactMap { p, t in p.x.isFinite && p.y.isFinite ? t : nil }
+    }
 
     /// `candidates` with the terms the reranker reads from their words' key paths: the key match
     /// (``SwipeKeyMatch/terms(keys:)``), the turn terms (``SwipeTurns/terms(keys:)``) and, when

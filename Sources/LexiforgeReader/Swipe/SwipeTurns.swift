@@ -15,21 +15,8 @@ public struct SwipeTurns: Sendable {
     public static let window = 2
 
     public init(points p: [SwipePoint]) {
-        guard p.count >= 2 else { return }
-        var along = [0.0]
-        for i in 1 ..< p.count { along.append(along[i - 1] + p[i - 1].distance(to: p[i])) }
-        let total = along[p.count - 1]
+        let (samples, total) = Self.resample(p)
         guard total > 4 * Self.spacing * Double(Self.window) else { return }
-        var samples: [SwipePoint] = []
-        var j = 0
-        var d = 0.0
-        while d <= total {
-            while j < p.count - 2 && along[j + 1] < d { j += 1 }
-            let span = along[j + 1] - along[j]
-            let t = span > 0 ? (d - along[j]) / span : 0
-            samples.append(SwipePoint(x: p[j].x + t * (p[j + 1].x - p[j].x), y: p[j].y + t * (p[j + 1].y - p[j].y)))
-            d += Self.spacing
-        }
         let w = Self.window, m = samples.count
         guard m > 2 * w + 2 else { return }
         var angle = [Double](repeating: 0, count: m)
@@ -48,6 +35,27 @@ public struct SwipeTurns: Sendable {
             for k in (i + 1) ... min(m - 1, i + w) where angle[k] > angle[i] { maximum = false }
             if maximum { points.append(samples[i]) }
         }
+    }
+
+    /// The polyline `p` sampled every ``spacing`` along its length (from its first point, up to its
+    /// length), and that length; no samples for fewer than two points. ``SwipeProfile`` reads the
+    /// same samples.
+    static func resample(_ p: [SwipePoint]) -> (samples: [SwipePoint], length: Double) {
+        guard p.count >= 2 else { return ([], 0) }
+        var along = [0.0]
+        for i in 1 ..< p.count { along.append(along[i - 1] + p[i - 1].distance(to: p[i])) }
+        let total = along[p.count - 1]
+        var samples: [SwipePoint] = []
+        var j = 0
+        var d = 0.0
+        while d <= total {
+            while j < p.count - 2 && along[j + 1] < d { j += 1 }
+            let span = along[j + 1] - along[j]
+            let t = span > 0 ? (d - along[j]) / span : 0
+            samples.append(SwipePoint(x: p[j].x + t * (p[j + 1].x - p[j].x), y: p[j].y + t * (p[j + 1].y - p[j].y)))
+            d += Self.spacing
+        }
+        return (samples, total)
     }
 
     /// For a word whose keys have these centres: the mean and the largest squared distance

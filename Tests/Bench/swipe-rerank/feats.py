@@ -51,6 +51,10 @@ def build(D, kind):
             f["-" + t] = -D[t]
             f["sqrt:" + t] = -np.sqrt(np.maximum(D[t], 0))
             f["x*keys:" + t] = -D[t] * L["keys"]
+    # The swipe's SwipeProfile (the same on each of its rows; dumps since 2026-11-26, late).
+    for t in ["plength", "straightness", "turning", "rowratio", "pduration", "speed"]:
+        if t in D:
+            f["p:" + t] = D[t]
     if "nl" in kind and "ctx" in kind:
         lm = L["lm"]; fit = np.where(noctx, 0, L["fit"])
         f["lm*fit"] = lm * fit

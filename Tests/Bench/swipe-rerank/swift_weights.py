@@ -14,10 +14,10 @@ hb = next(arr(l[len('HIDDEN_B '):]) for l in lines if l.startswith('HIDDEN_B '))
 out = next(arr(l[len('OUTPUT '):]) for l in lines if l.startswith('OUTPUT '))
 def block(vals, indent):
     return textwrap.fill(', '.join(vals) + ',', width=100, initial_indent=' ' * indent, subsequent_indent=' ' * indent)
-doc = {"withoutContext": "Fitted without context (every swipe of the development set; `mlp.py fit nl 32 16 1e-4 800\n    /// %s`, 2026-11-26, evening)." % setname,
-       "withContext": "Fitted with each swipe's sentence before it as context (`mlp.py fit ctx+nl 32 16 1e-4 800\n    /// %s`, 2026-11-26, evening)." % setname,
-       "withoutContextTimed": "Fitted without context on swipes with times (`mlp.py fit nl 32 16 1e-4 800 %s`,\n    /// 2026-11-26, evening)." % setname,
-       "withContextTimed": "Fitted with context on swipes with times (`mlp.py fit ctx+nl 32 16 1e-4 800 %s`,\n    /// 2026-11-26, evening)." % setname}[name]
+doc = {"withoutContext": "Fitted without context (every swipe of the development set; `mlp.py fit nl 32 16 1e-4 800\n    /// %s`, 2026-11-26, late)." % setname,
+       "withContext": "Fitted with each swipe's sentence before it as context (`mlp.py fit ctx+nl 32 16 1e-4 800\n    /// %s`, 2026-11-26, late)." % setname,
+       "withoutContextTimed": "Fitted without context on swipes with times (`mlp.py fit nl 32 16 1e-4 800 %s`,\n    /// 2026-11-26, late)." % setname,
+       "withContextTimed": "Fitted with context on swipes with times (`mlp.py fit ctx+nl 32 16 1e-4 800 %s`,\n    /// 2026-11-26, late)." % setname}[name]
 s = "    /// " + doc + "\n"
 s += "    public static let %s = SwipeReranker(weights: [\n%s\n    ], hidden: HiddenLayer(weights: [\n" % (name, block(lin, 8))
 for h in hidden: s += "        [\n%s\n        ],\n" % block(h, 12)
