@@ -46,8 +46,7 @@ public struct HMMTagger: Sendable {
     let lexicalMix: [Float]       // per lexical word: S of the weight given to row s1
     let entryEmission2: [Int32]   // entry → second-order emission table index or -1
     let emission2Score: [Float]   // per such word: S² of log P(w | s1, s2)
-    let suffixRows: [[String: Int32]]   // per shape: suffix → entry
-    let shapeEntry: [Int32]       // per shape: the empty-suffix entry
+    let suffixes: HMMSuffixModel  // unknown words: entry by shape and suffix
     let maxSuffixLength: Int
     let unknownEntry: Int32       // `<unk>` emissions (Baum-Welch) or the all-states entry
     let boundaryEntry: Int32
@@ -117,103 +116,79 @@ public struct HMMTagger: Sendable {
         }
         unknownEntry = unknown
 
-        // Word-conditioned transitions after frequent words.
-        let k = tables.parameter(StoreSchema.HMMParameter.lexicalWeight, default: 0)
-        var lexIndex: [Int32: Int32] = [:]
-        var lexCounts: [[Double]] = []
-        for l in tables.lexical {
-            let idx: Int32
-            if let found = lexIndex[l.word] { idx = found } else {
-                idx = Int32(lexCounts.count)
-                lexIndex[l.word] = idx
-                lexCounts.append([Double](repeating: 0, count: S * S))
-            }
-            lexCounts[Int(idx)][Int(l.s1) * S + Int(l.s2)] += Double(l.count)
-        }
+        // Word-conditioned transitions after frequent words. (The counts of this block and the
+        // next go before the suffix model's rows are made, at the peak of the loading.)
         var entryLexical = [Int32](repeating: -1, count: entryStart.count - 1)
-        var lexicalP = [Float](repeating: 0, count: lexCounts.count * S * S)
-        var lexicalMix = [Float](repeating: 0, count: lexCounts.count * S)
-        for (word, idx) in lexIndex where wordEntry[Int(word)] >= 0 && k > 0 {
-            entryLexical[Int(wordEntry[Int(word)])] = idx
-            let counts = lexCounts[Int(idx)]
-            for s1 in 0..<S {
-                let row = counts[(s1 * S)..<(s1 * S + S)].reduce(0, +)
-                guard row > 0 else { continue }
-                lexicalMix[Int(idx) * S + s1] = Float(row / (row + k))
-                for s2 in 0..<S { lexicalP[(Int(idx) * S + s1) * S + s2] = Float(counts[s1 * S + s2] / row) }
+        var lexicalP: [Float] = [], lexicalMix: [Float] = []
+        do {
+            let k = tables.parameter(StoreSchema.HMMParameter.lexicalWeight, default: 0)
+            var lexIndex: [Int32: Int32] = [:]
+            var lexCounts: [[Double]] = []
+            for l in tables.lexical {
+                let idx: Int32
+                if let found = lexIndex[l.word] { idx = found } else {
+                    idx = Int32(lexCounts.count)
+                    lexIndex[l.word] = idx
+                    lexCounts.append([Double](repeating: 0, count: S * S))
+                }
+                lexCounts[Int(idx)][Int(l.s1) * S + Int(l.s2)] += Double(l.count)
+            }
+            lexicalP = [Float](repeating: 0, count: lexCounts.count * S * S)
+            lexicalMix = [Float](repeating: 0, count: lexCounts.count * S)
+            for (word, idx) in lexIndex where wordEntry[Int(word)] >= 0 && k > 0 {
+                entryLexical[Int(wordEntry[Int(word)])] = idx
+                let counts = lexCounts[Int(idx)]
+                for s1 in 0..<S {
+                    let row = counts[(s1 * S)..<(s1 * S + S)].reduce(0, +)
+                    guard row > 0 else { continue }
+                    lexicalMix[Int(idx) * S + s1] = Float(row / (row + k))
+                    for s2 in 0..<S { lexicalP[(Int(idx) * S + s1) * S + s2] = Float(counts[s1 * S + s2] / row) }
+                }
             }
         }
 
         // Second-order emissions of frequent words, smoothed towards P(w | s2).
-        let k2 = tables.parameter(StoreSchema.HMMParameter.emission2Weight, default: 0)
-        var e2Counts: [Int32: [Double]] = [:]
-        if k2 > 0 {
-            for l in tables.emissions2 where wordEntry[Int(l.word)] >= 0 {
-                e2Counts[l.word, default: [Double](repeating: 0, count: S * S)][Int(l.s1) * S + Int(l.s2)] += Double(l.count)
-            }
-        }
         var entryEmission2 = [Int32](repeating: -1, count: entryStart.count - 1)
-        var emission2Score = [Float](repeating: 0, count: e2Counts.count * S * S)
-        for (n, word) in e2Counts.keys.sorted().enumerated() {
-            let counts = e2Counts[word]!
-            let e = Int(wordEntry[Int(word)])
-            entryEmission2[e] = Int32(n)
-            for c in Int(entryStart[e])..<Int(entryStart[e + 1]) {
-                let s2 = Int(candState[c])
-                let plain = exp(Double(candScore[c]))
-                for s1 in 0..<S {
-                    let context = tables.stateCounts[s1] * bi[s1 * S + s2]
-                    emission2Score[(n * S + s1) * S + s2] = Float(log((counts[s1 * S + s2] + k2 * plain) / (context + k2)))
+        var emission2Score: [Float] = []
+        do {
+            let k2 = tables.parameter(StoreSchema.HMMParameter.emission2Weight, default: 0)
+            var e2Counts: [Int32: [Double]] = [:]
+            if k2 > 0 {
+                for l in tables.emissions2 where wordEntry[Int(l.word)] >= 0 {
+                    e2Counts[l.word, default: [Double](repeating: 0, count: S * S)][Int(l.s1) * S + Int(l.s2)] += Double(l.count)
+                }
+            }
+            emission2Score = [Float](repeating: 0, count: e2Counts.count * S * S)
+            for (n, word) in e2Counts.keys.sorted().enumerated() {
+                let counts = e2Counts[word]!
+                let e = Int(wordEntry[Int(word)])
+                entryEmission2[e] = Int32(n)
+                for c in Int(entryStart[e])..<Int(entryStart[e + 1]) {
+                    let s2 = Int(candState[c])
+                    let plain = exp(Double(candScore[c]))
+                    for s1 in 0..<S {
+                        let context = tables.stateCounts[s1] * bi[s1 * S + s2]
+                        emission2Score[(n * S + s1) * S + s2] = Float(log((counts[s1 * S + s2] + k2 * plain) / (context + k2)))
+                    }
                 }
             }
         }
 
-        // Suffix model: TnT's recursive smoothing per word shape.
-        let theta = tables.parameter(StoreSchema.HMMParameter.suffixTheta, default: 0.1)
+        // Suffix model: TnT's recursive smoothing per word shape (``HMMSuffixModel``): the rows
+        // are walked once to count their candidates, so that the candidate arrays grow once.
         maxSuffixLength = Int(tables.parameter(StoreSchema.HMMParameter.maxSuffixLength, default: 10))
-        var suffixCounts = [[String: [Double]]](repeating: [:], count: WordShape.allCases.count)
-        for x in tables.suffixes {
-            suffixCounts[Int(x.shape.rawValue)][x.suffix, default: [Double](repeating: 0, count: S)][Int(x.state)] += Double(x.count)
-        }
-        var rare = [Double](repeating: 0, count: S)
-        for shape in suffixCounts { if let row = shape[""] { for s in 0..<S { rare[s] += row[s] } } }
-        let rareTotal = rare.reduce(0, +)
-        var suffixRows = [[String: Int32]](repeating: [:], count: WordShape.allCases.count)
-        var shapeEntry = [Int32](repeating: unknown, count: WordShape.allCases.count)
-        if rareTotal > 0 {
-            let base = rare.map { $0 / rareTotal }
-            func addRow(_ probs: [Double]) -> Int32 {
-                let top = probs.max() ?? 0
-                var list: [(Int32, Float, Double)] = []
-                for s in 1..<S where probs[s] > 0 && probs[s] >= top * 1e-3 && uni[s] > 0 {
-                    list.append((Int32(s), Float(log(probs[s]) - log(uni[s])), probs[s]))
-                }
-                list.sort { $0.2 > $1.2 }
-                for (s, score, _) in list.prefix(Self.maxUnknownCandidates).sorted(by: { $0.0 < $1.0 }) {
-                    candState.append(s); candScore.append(score)
-                }
-                return closeEntry()
-            }
-            func smooth(_ counts: [Double]?, _ parent: [Double]) -> [Double] {
-                guard let counts else { return parent }
-                let total = counts.reduce(0, +)
-                return (0..<S).map { (counts[$0] / total + theta * parent[$0]) / (1 + theta) }
-            }
-            for shape in WordShape.allCases {
-                let table = suffixCounts[Int(shape.rawValue)]
-                var probs: [String: [Double]] = ["": smooth(table[""], base)]
-                shapeEntry[Int(shape.rawValue)] = addRow(probs[""]!)
-                let keys = table.keys.filter { !$0.isEmpty }.sorted {
-                    let (a, b) = ($0.unicodeScalars.count, $1.unicodeScalars.count)
-                    return a != b ? a < b : $0 < $1
-                }
-                for key in keys {
-                    let parentKey = String(key.unicodeScalars.dropFirst())
-                    let row = smooth(table[key], probs[parentKey] ?? probs[""]!)
-                    probs[key] = row
-                    suffixRows[Int(shape.rawValue)][key] = addRow(row)
-                }
-            }
+        let builder = HMMSuffixModel.Builder(suffixes: tables.suffixes, stateCount: S,
+                                             theta: tables.parameter(StoreSchema.HMMParameter.suffixTheta, default: 0.1))
+        var list: [(Int32, Float, Double)] = []
+        var more = 0
+        builder.walk { _, probs in more += Self.suffixCandidates(probs, unigram: uni, into: &list) }
+        candState.reserveCapacity(candState.count + more)
+        candScore.reserveCapacity(candScore.count + more)
+        entryStart.reserveCapacity(entryStart.count + builder.rowCount)
+        suffixes = builder.model(unknownEntry: unknown) { probs in
+            let n = Self.suffixCandidates(probs, unigram: uni, into: &list)
+            for (s, score, _) in list.prefix(n).sorted(by: { $0.0 < $1.0 }) { candState.append(s); candScore.append(score) }
+            return closeEntry()
         }
         self.lexicon = lexicon
         self.entryStart = entryStart
@@ -224,8 +199,20 @@ public struct HMMTagger: Sendable {
         self.lexicalMix = lexicalMix
         self.entryEmission2 = entryEmission2 + [Int32](repeating: -1, count: entryStart.count - 1 - entryEmission2.count)
         self.emission2Score = emission2Score
-        self.suffixRows = suffixRows
-        self.shapeEntry = shapeEntry
+    }
+
+    /// The candidate tags of a suffix model row (`probs`, P(tag | suffix) per state) into `list`,
+    /// best first: the states of probability within 1/1000 of the best, with score
+    /// log P(tag | suffix) − log P(tag); returns how many of them to keep (at most ``maxUnknownCandidates``).
+    static func suffixCandidates(_ probs: ArraySlice<Double>, unigram uni: [Double], into list: inout [(Int32, Float, Double)]) -> Int {
+        let top = probs.max() ?? 0
+        let o = probs.startIndex
+        list.removeAll(keepingCapacity: true)
+        for s in 1..<probs.count where probs[o + s] > 0 && probs[o + s] >= top * 1e-3 && uni[s] > 0 {
+            list.append((Int32(s), Float(log(probs[o + s]) - log(uni[s])), probs[o + s]))
+        }
+        list.sort { $0.2 > $1.2 }
+        return min(list.count, maxUnknownCandidates)
     }
 
     /// Whether `word` is in the tagger's lexicon (seen in training), as written.
@@ -264,17 +251,8 @@ public struct HMMTagger: Sendable {
             break
         }
         let refined = shape.refined(for: word) { lexicon[$0] != nil }
-        if refined != shape && !suffixRows[Int(refined.rawValue)].isEmpty { shape = refined }
-        let rows = suffixRows[Int(shape.rawValue)]
-        if !rows.isEmpty {
-            let scalars = word.unicodeScalars
-            var k = min(scalars.count, maxSuffixLength)
-            while k > 0 {
-                if let e = rows[String(String.UnicodeScalarView(scalars.suffix(k)))] { return e }
-                k -= 1
-            }
-        }
-        return shapeEntry[Int(shape.rawValue)]
+        if refined != shape && suffixes.hasSuffixes(refined) { shape = refined }
+        return suffixes.entry(word, shape: shape, maxLength: maxSuffixLength)
     }
 
     /// Second-order Viterbi over the candidate entries of one sentence.

@@ -23,6 +23,17 @@ public struct HMMStateSummary: Sendable, Equatable {
     }
 }
 
+/// Every row of `sql` (which reads `table`), transformed, read through a cursor into an array
+/// allocated at the table's row count: no copy of every row first, as `Row.fetchAll` makes (for
+/// `hmm_suffix`, 72,000 rows, 17 MB at once).
+func fetchRows<T>(_ db: Database, _ sql: String, table: String, _ transform: (Row) throws -> T) throws -> [T] {
+    var out: [T] = []
+    out.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0)
+    let cursor = try Row.fetchCursor(db, sql: sql)
+    while let row = try cursor.next() { out.append(try transform(row)) }
+    return out
+}
+
 extension TrainedStore {
     /// Whether the store holds hidden Markov tables (built by `lexiforge hmm`).
     public var hasHMM: Bool {
@@ -62,37 +73,34 @@ extension TrainedStore {
             for row in try Row.fetchAll(db, sql: "SELECT state, logprob FROM hmm_initial") {
                 initial[Int(try state(row, 0, "hmm_initial", "state"))] = try row.real(1, "hmm_initial", "logprob")
             }
-            let transitions = try Row.fetchAll(db, sql: "SELECT s1, s2, logprob FROM hmm_transition").map {
+            let transitions = try fetchRows(db, "SELECT s1, s2, logprob FROM hmm_transition", table: "hmm_transition") {
                 HMMTables.Transition(try state($0, 0, "hmm_transition", "s1"), try state($0, 1, "hmm_transition", "s2"),
                                      try $0.real(2, "hmm_transition", "logprob"))
             }
-            let transitions2 = try Row.fetchAll(db, sql: "SELECT s1, s2, s3, logprob FROM hmm_transition2").map {
+            let transitions2 = try fetchRows(db, "SELECT s1, s2, s3, logprob FROM hmm_transition2", table: "hmm_transition2") {
                 HMMTables.Transition2(try state($0, 0, "hmm_transition2", "s1"), try state($0, 1, "hmm_transition2", "s2"),
                                       try state($0, 2, "hmm_transition2", "s3"), try $0.real(3, "hmm_transition2", "logprob"))
             }
             let words = vocabulary.texts, wordCounts = vocabulary.counts
-            var emissions: [HMMTables.Emission] = []
-            let cursor = try Row.fetchCursor(db, sql: "SELECT word, state, logprob FROM hmm_emission")
-            while let row = try cursor.next() {
-                emissions.append(.init(word: try word(row, 0, "hmm_emission"), state: try state(row, 1, "hmm_emission", "state"),
-                                       logprob: try row.real(2, "hmm_emission", "logprob")))
+            let emissions = try fetchRows(db, "SELECT word, state, logprob FROM hmm_emission", table: "hmm_emission") { row in
+                HMMTables.Emission(word: try word(row, 0, "hmm_emission"), state: try state(row, 1, "hmm_emission", "state"),
+                                   logprob: try row.real(2, "hmm_emission", "logprob"))
             }
             func lexicalRows(_ table: String) throws -> [HMMTables.Lexical] {
-                try Row.fetchAll(db, sql: "SELECT word, s1, s2, count FROM \(table)").map {
+                try fetchRows(db, "SELECT word, s1, s2, count FROM \(table)", table: table) {
                     HMMTables.Lexical(word: try word($0, 0, table), s1: try state($0, 1, table, "s1"),
                                       s2: try state($0, 2, table, "s2"), count: try count32($0, 3, table))
                 }
             }
             let lexical = try lexicalRows("hmm_lexical")
             let emissions2 = try lexicalRows("hmm_emission2")
-            var suffixes: [HMMTables.SuffixCount] = []
-            for row in try Row.fetchAll(db, sql: "SELECT class, suffix, state, count FROM hmm_suffix") {
+            let suffixes = try fetchRows(db, "SELECT class, suffix, state, count FROM hmm_suffix", table: "hmm_suffix") { row in
                 let shapeCode = try row.integer(0, "hmm_suffix", "class")
                 guard let shape = UInt8(exactly: shapeCode).flatMap(WordShape.init(rawValue:)) else {
                     throw StoreDamage("`hmm_suffix` has unknown word-shape class \(shapeCode)")
                 }
-                suffixes.append(.init(shape: shape, suffix: try row.text(1, "hmm_suffix", "suffix"),
-                                      state: try state(row, 2, "hmm_suffix", "state"), count: try count32(row, 3, "hmm_suffix")))
+                return HMMTables.SuffixCount(shape: shape, suffix: try row.text(1, "hmm_suffix", "suffix"),
+                                             state: try state(row, 2, "hmm_suffix", "state"), count: try count32(row, 3, "hmm_suffix"))
             }
             var parameters: [String: Double] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT name, value FROM hmm_parameter") {

@@ -155,7 +155,8 @@ extension TrainedStore {
             }
             guard table.count == rowCount else { throw StoreDamage("entity_feature: duplicate keys") }
             var gazetteer = EntityGazetteer(typeCount: types.count)
-            for row in try Row.fetchAll(db, sql: "SELECT phrase, type, count FROM entity_gazetteer ORDER BY phrase, type") {
+            let gazetteerRows = try Row.fetchCursor(db, sql: "SELECT phrase, type, count FROM entity_gazetteer ORDER BY phrase, type")
+            while let row = try gazetteerRows.next() {
                 let phrase = try row.text(0, "entity_gazetteer", "phrase")
                 let type = try row.text(1, "entity_gazetteer", "type")
                 guard let t = types.firstIndex(of: type) else { throw StoreDamage("entity_gazetteer: unknown type \(type)") }
@@ -163,11 +164,14 @@ extension TrainedStore {
                               count: Int32(try row.int(2, "entity_gazetteer", "count", in: 1...Int64(Int32.max))))
             }
             var lexicon = EntityLexicon()
-            for row in try Row.fetchAll(db, sql: "SELECT phrase, mask FROM entity_lexicon ORDER BY phrase") {
+            let lexiconRows = try Row.fetchCursor(db, sql: "SELECT phrase, mask FROM entity_lexicon ORDER BY phrase")
+            while let row = try lexiconRows.next() {
                 lexicon.add(try row.text(0, "entity_lexicon", "phrase"), mask: UInt8(try row.int(1, "entity_lexicon", "mask", in: 1...255)))
             }
             var classes: [String: UInt16] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT word, cluster FROM entity_cluster") {
+            classes.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM entity_cluster") ?? 0)
+            let clusterRows = try Row.fetchCursor(db, sql: "SELECT word, cluster FROM entity_cluster")
+            while let row = try clusterRows.next() {
                 classes[try row.text(0, "entity_cluster", "word")] = UInt16(try row.int(1, "entity_cluster", "cluster", in: 1...65535))
             }
             return (labels, table, weights, transitions, gazetteer, lexicon, EntityClusters(classes: classes))

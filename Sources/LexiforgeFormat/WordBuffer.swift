@@ -4,37 +4,37 @@ import Foundation
 /// `bytes[offsets[i] ..< offsets[i + 1]]`. 169,000 words of en_US take 2.3 MB this way (their
 /// bytes and 4 of offset each), against 9.5 MB as as many `[UInt8]` arrays (an allocation, its
 /// header and its rounding each).
-struct WordBuffer: RandomAccessCollection, Sendable {
-    private(set) var bytes: [UInt8] = []
-    private(set) var offsets: [Int32] = [0]
+package struct WordBuffer: RandomAccessCollection, Sendable {
+    package private(set) var bytes: [UInt8] = []
+    package private(set) var offsets: [Int32] = [0]
 
-    init() {}
+    package init() {}
 
     /// The words in order, each stored once, allocated at their size.
-    init<S: Collection>(_ words: S) where S.Element: StringProtocol {
+    package init<S: Collection>(_ words: S) where S.Element: StringProtocol {
         reserveCapacity(words: words.count, bytes: words.reduce(0) { $0 + $1.utf8.count })
         for word in words { append(word) }
     }
 
-    mutating func reserveCapacity(words: Int, bytes byteCount: Int) {
+    package mutating func reserveCapacity(words: Int, bytes byteCount: Int) {
         offsets.reserveCapacity(offsets.count + words)
         bytes.reserveCapacity(bytes.count + byteCount)
     }
 
     /// Adds a word at the end.
     /// - Precondition: the buffer stays under 2 GiB.
-    mutating func append(_ word: some StringProtocol) {
+    package mutating func append(_ word: some StringProtocol) {
         bytes.append(contentsOf: word.utf8)
         guard let end = Int32(exactly: bytes.count) else { preconditionFailure("a word buffer of 2 GiB or more") }
         offsets.append(end)
     }
 
-    var startIndex: Int { 0 }
-    var endIndex: Int { offsets.count - 1 }
+    @inlinable package var startIndex: Int { 0 }
+    @inlinable package var endIndex: Int { offsets.count - 1 }
 
     /// The UTF-8 bytes of word `i`.
-    subscript(i: Int) -> ArraySlice<UInt8> { bytes[Int(offsets[i]) ..< Int(offsets[i + 1])] }
+    @inlinable package subscript(i: Int) -> ArraySlice<UInt8> { bytes[Int(offsets[i]) ..< Int(offsets[i + 1])] }
 
     /// Word `i` as a string.
-    func string(_ i: Int) -> String { String(decoding: self[i], as: UTF8.self) }
+    @inlinable package func string(_ i: Int) -> String { String(decoding: self[i], as: UTF8.self) }
 }

@@ -5,13 +5,13 @@ import Foundation
 /// 3/4 full (as a Swift dictionary), each probe comparing the key with the spelling of the entry
 /// in the slot. 169,000 spellings take 1 MB, against 5.3 MB as a `[String: Int32]` (a key, a
 /// value and hash-table room per entry).
-struct SpellingTable: Sendable {
+package struct SpellingTable: Sendable {
     /// Entry number per slot, -1 for an empty one.
-    private var slots: [Int32]
-    private let mask: Int
+    @usableFromInline var slots: [Int32]
+    @usableFromInline let mask: Int
 
     /// Room for `count` entries.
-    init(capacity count: Int) {
+    package init(capacity count: Int) {
         var size = 16
         while size * 3 < count * 4 { size *= 2 }
         slots = [Int32](repeating: -1, count: size)
@@ -20,10 +20,10 @@ struct SpellingTable: Sendable {
 
     /// Per slot, bits of the hash of the key it holds, so that filling a table compares keys
     /// (deriving the stored one) only where they are likely equal. Not kept afterwards.
-    func makeTags() -> [UInt32] { [UInt32](repeating: 0, count: slots.count) }
+    @inlinable package func makeTags() -> [UInt32] { [UInt32](repeating: 0, count: slots.count) }
 
     /// The entry whose spelling (`spelling(entry)`) equals `key`, or nil and the empty slot where it belongs.
-    func find(_ key: String, tags: [UInt32]? = nil, spelling: (Int32) -> String) -> (entry: Int32?, slot: Int) {
+    @inlinable package func find(_ key: String, tags: [UInt32]? = nil, spelling: (Int32) -> String) -> (entry: Int32?, slot: Int) {
         let hash = key.hashValue
         let tag = UInt32(truncatingIfNeeded: hash >> 32)
         var slot = hash & mask
@@ -36,31 +36,8 @@ struct SpellingTable: Sendable {
     }
 
     /// Puts `entry` in `slot`: the empty one ``find(_:tags:spelling:)`` gave for `key`, or the one it found `key` in.
-    mutating func set(_ entry: Int32, at slot: Int, key: String, tags: inout [UInt32]) {
+    @inlinable package mutating func set(_ entry: Int32, at slot: Int, key: String, tags: inout [UInt32]) {
         slots[slot] = entry
         tags[slot] = UInt32(truncatingIfNeeded: key.hashValue >> 32)
     }
-}
-
-/// Id by spelling for a vocabulary (`texts` by id), the ids of ``StoreVocabulary`` and ``NgramPredictor``.
-struct WordIndex: Sendable {
-    let texts: [String]
-    private var table: SpellingTable
-    /// How many different spellings `texts` holds (fewer than its count when one repeats).
-    private(set) var distinct = 0
-
-    /// `keepingLast`: a repeated spelling gives its last id (otherwise its first).
-    init(texts: [String], keepingLast: Bool = false) {
-        self.texts = texts
-        table = SpellingTable(capacity: texts.count)
-        var tags = table.makeTags()
-        for (id, text) in texts.enumerated() {
-            let (found, slot) = table.find(text, tags: tags) { texts[Int($0)] }
-            if found == nil { distinct += 1 } else if !keepingLast { continue }
-            table.set(Int32(id), at: slot, key: text, tags: &tags)
-        }
-    }
-
-    /// The id of `text`, nil when the vocabulary does not hold it.
-    subscript(text: String) -> Int32? { table.find(text) { texts[Int($0)] }.entry }
 }
