@@ -193,10 +193,19 @@ public enum SwipeEval {
         /// Also returns whether it decoded with a context, and the context fit it gated it with.
         public func decode(_ trace: SwipeTrace) throws -> (SwipeDecoder, SwipeDecoding, Bool, fit: Double?) {
             let decoder = try decoder(rowHeightRatio: trace.rowHeightRatio)
-            let context = try trace.context.flatMap { words in try predictor?.distribution(after: words) }
-            let fit = options.contextGate == nil ? nil : try trace.context.flatMap(contextFit)
-            return (decoder, decoder.decode(trace.points, times: trace.times, context: context, contextFit: fit), context != nil, fit)
+            let (result, withContext, fit) = try SwipeEval.decode(trace, with: decoder, predictor: predictor)
+            return (decoder, result, withContext, fit)
         }
+    }
+
+    /// Decodes one trace with `decoder`, after its sentence's earlier words when there is a
+    /// `predictor` and a sentence (gated by their fit when the decoder's options have a gate).
+    /// Also returns whether it decoded with a context, and the fit.
+    static func decode(_ trace: SwipeTrace, with decoder: SwipeDecoder, predictor: NgramPredictor?) throws
+        -> (SwipeDecoding, withContext: Bool, fit: Double?) {
+        let context = try trace.context.flatMap { words in try predictor?.distribution(after: words) }
+        let fit = decoder.options.contextGate == nil ? nil : try trace.context.flatMap { try predictor?.contextFit(of: $0) }
+        return (decoder.decode(trace.points, times: trace.times, context: context, contextFit: fit), context != nil, fit)
     }
 
     public static func run(storePath: String, tracesPath: String, layout: String?, options: SwipeDecoderOptions,
@@ -334,9 +343,7 @@ public enum SwipeDecode {
         var lines: [String] = [], warnings: [String] = []
         for trace in traces {
             warnings += trace.warnings
-            let context = try trace.context.flatMap { try predictor?.distribution(after: $0) }
-            let fit = options.contextGate == nil ? nil : try trace.context.flatMap { try predictor?.contextFit(of: $0) }
-            lines.append(line(trace, decoder.decode(trace.points, times: trace.times, context: context, contextFit: fit)))
+            lines.append(line(trace, try SwipeEval.decode(trace, with: decoder, predictor: predictor).0))
         }
         return (lines, errors, warnings)
     }

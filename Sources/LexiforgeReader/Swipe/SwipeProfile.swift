@@ -30,8 +30,8 @@ public struct SwipeProfile: Sendable, Equatable {
     /// (nil: no times; a count that differs from the points' is taken as none).
     public init(points p: [SwipePoint], times: [Double]? = nil, rowHeightRatio: Double) {
         self.rowHeightRatio = rowHeightRatio
-        let (samples, length) = SwipeTurns.resample(p)
         guard p.count >= 2 else { return }
+        let (samples, length) = SwipeTurns.resample(p)
         logLength = log(1 + length)
         if length > 1e-3 { straightness = p[0].distance(to: p[p.count - 1]) / length }
         if length > 2 * SwipeTurns.spacing, samples.count >= 3 {
