@@ -1,0 +1,152 @@
+import Foundation
+
+/// A forest of boosted regression trees over the features of ``SwipeReranker/features(of:lm:fit:timed:profile:)``:
+/// a candidate's score is the sum of the leaves its features reach, one per tree.
+///
+/// The fitted forests (``SwipeReranker``'s) are LambdaMART rankers fitted on the real swipes of
+/// the development set by `Tests/Bench/swipe-rerank/forest.py fit`, which writes them in the
+/// encoding ``init(encoded:)`` reads (Base64 in the source, `SwipeForest+Fitted.swift`) and checks
+/// that the encoding scores every row as LightGBM does.
+///
+/// Every tree's inner nodes lie in one array (16 bytes a node: threshold, feature, children); a
+/// child below 0 is the leaf `~child`. Thresholds are numbered per feature in the encoding (a
+/// forest splits each feature at a few hundred values at most), so an inner node takes 7 bytes
+/// there, and a leaf 4 (Float32). The fitted forests (300 trees of 31 leaves) take about 220 KB
+/// each in memory and score the 32 candidates of a swipe in about a quarter of a millisecond.
+public struct SwipeForest: Sendable, Equatable {
+    /// How many features a scored row has.
+    public let featureCount: Int
+    /// How many trees.
+    public var treeCount: Int { roots.count }
+    /// An inner node: `x[feature] <= threshold` goes to `left`, else to `right`; a child is an
+    /// index into ``nodes`` (inner) or `~` an index into ``leaves``.
+    struct Node: Sendable, Equatable {
+        var threshold: Double
+        var feature: Int32
+        var left: Int32
+        var right: Int32
+    }
+    let nodes: [Node]
+    let leaves: [Double]
+    /// Per tree: its root (an inner node, or `~leaf` for a tree of one leaf).
+    let roots: [Int32]
+
+    /// What is wrong with an encoded forest.
+    public struct DecodingError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Reads a forest from its encoding (little-endian): "LXRF", version 2 (UInt8), the feature
+    /// count (UInt16) and the tree count (UInt32); per feature, its threshold count (UInt16) and the
+    /// thresholds (Float64, ascending); per tree, its inner node count n (UInt16), n inner nodes of
+    /// feature (UInt8), threshold index (UInt16), left and right child (Int16, local to the tree; `~`
+    /// a leaf), then n + 1 leaf values (Float32). Node 0 (or leaf 0 when n is 0) is the root.
+    public init(encoded data: Data) throws {
+        var reader = ByteReader(bytes: [UInt8](data))
+        guard try reader.take(4) == Array("LXRF".utf8) else { throw DecodingError(description: "not a Lexiforge forest (no LXRF at byte 0)") }
+        let version = try reader.integer(UInt8.self)
+        guard version == 2 else { throw DecodingError(description: "forest encoding version \(version); this reader reads version 2") }
+        featureCount = Int(try reader.integer(UInt16.self))
+        let trees = Int(try reader.integer(UInt32.self))
+        var thresholds: [[Double]] = []
+        for _ in 0..<featureCount {
+            let n = Int(try reader.integer(UInt16.self))
+            thresholds.append(try (0..<n).map { _ in try reader.double() })
+        }
+        var nodes: [Node] = [], leaves: [Double] = [], roots: [Int32] = []
+        for t in 0..<trees {
+            let inner = Int(try reader.integer(UInt16.self))
+            let nodeBase = nodes.count, leafBase = leaves.count
+            func global(_ child: Int16) throws -> Int32 {
+                if child >= 0 {
+                    guard Int(child) < inner else { throw DecodingError(description: "tree \(t): child \(child) of \(inner) inner nodes") }
+                    return Int32(nodeBase + Int(child))
+                }
+                guard Int(~child) <= inner else { throw DecodingError(description: "tree \(t): leaf \(~child) of \(inner + 1)") }
+                return ~Int32(leafBase + Int(~child))
+            }
+            for _ in 0..<inner {
+                let f = Int(try reader.integer(UInt8.self)), i = Int(try reader.integer(UInt16.self))
+                guard f < featureCount, i < thresholds[f].count else {
+                    throw DecodingError(description: "tree \(t): feature \(f) threshold \(i) out of range")
+                }
+                let left = try global(try reader.integer(Int16.self)), right = try global(try reader.integer(Int16.self))
+                nodes.append(Node(threshold: thresholds[f][i], feature: Int32(f), left: left, right: right))
+            }
+            for _ in 0...inner { leaves.append(Double(try reader.float())) }
+            roots.append(inner > 0 ? Int32(nodeBase) : ~Int32(leafBase))
+        }
+        guard reader.offset == reader.bytes.count else {
+            throw DecodingError(description: "\(reader.bytes.count - reader.offset) bytes after the last tree")
+        }
+        // Children come after their parent (depth-first numbering), so every walk ends.
+        for (k, n) in nodes.enumerated() where (n.left >= 0 && Int(n.left) <= k) || (n.right >= 0 && Int(n.right) <= k) {
+            throw DecodingError(description: "inner node \(k) points back to node \(min(n.left, n.right))")
+        }
+        self.nodes = nodes
+        self.leaves = leaves
+        self.roots = roots
+    }
+
+    /// Reads a forest from the Base64 of its encoding.
+    public init(base64: String) throws {
+        guard let data = Data(base64Encoded: base64) else { throw DecodingError(description: "not Base64") }
+        try self.init(encoded: data)
+    }
+
+    /// The forest's score of a row of ``featureCount`` features.
+    public func score(_ row: [Double]) -> Double { scores([row])[0] }
+
+    /// The forest's scores of many rows at once, tree by tree: each tree's nodes are read once
+    /// for all rows instead of once per row (a swipe's 32 candidates are scored so). Each sum
+    /// adds the trees' leaves in the trees' order.
+    public func scores(_ rows: [[Double]]) -> [Double] {
+        for row in rows { precondition(row.count == featureCount, "the forest reads \(featureCount) features, not \(row.count)") }
+        let width = featureCount
+        let flat = rows.flatMap { $0 }
+        var sums = [Double](repeating: 0, count: rows.count)
+        flat.withUnsafeBufferPointer { x in
+            nodes.withUnsafeBufferPointer { nodes in
+                leaves.withUnsafeBufferPointer { leaves in
+                    sums.withUnsafeMutableBufferPointer { sums in
+                        for root in roots {
+                            for r in sums.indices {
+                                let base = r * width
+                                var k = root
+                                while k >= 0 {
+                                    let n = nodes[Int(k)]
+                                    k = x[base + Int(n.feature)] <= n.threshold ? n.left : n.right
+                                }
+                                sums[r] += leaves[Int(~k)]
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return sums
+    }
+}
+
+/// Little-endian fields of an encoded forest, with the byte offset in every error.
+private struct ByteReader {
+    let bytes: [UInt8]
+    var offset = 0
+
+    mutating func take(_ n: Int) throws -> [UInt8] {
+        guard offset + n <= bytes.count else {
+            throw SwipeForest.DecodingError(description: "the encoding ends at byte \(bytes.count), \(n) bytes needed at byte \(offset)")
+        }
+        defer { offset += n }
+        return Array(bytes[offset..<offset + n])
+    }
+
+    mutating func integer<T: FixedWidthInteger>(_: T.Type) throws -> T {
+        let raw = try take(MemoryLayout<T>.size)
+        return raw.reversed().reduce(T.zero) { ($0 << 8) | T(truncatingIfNeeded: $1) }
+    }
+
+    mutating func double() throws -> Double { Double(bitPattern: try integer(UInt64.self)) }
+
+    mutating func float() throws -> Float { Float(bitPattern: try integer(UInt32.self)) }
+}

@@ -1,0 +1,130 @@
+"""The reranker as boosted trees (LambdaMART): python3 forest.py cv|fit KIND FEATURE_FILE [NAME].
+
+The same top 32 per swipe and the same features as mlp.py, ranked by a LightGBM `lambdarank`
+forest (300 trees of 31 leaves, learning rate 0.05, NDCG truncated at 10, rows and features
+bagged at 0.8, one thread, seed 1: the same forest on every run).
+
+cv:  nested by-user figures (fit on 4 folds, measure the 5th), also at 600 and 1000 trees.
+fit: fit on every fold, check that the encoded forest scores 20,000 rows as LightGBM does (its
+     leaves are Float32: within 1e-4), and print `static let NAME = "..."` (base64 of the
+     encoding SwipeForest.swift reads) for Sources/LexiforgeReader/Swipe/SwipeForest+Fitted.swift,
+     with eight rows of features and the encoded forest's scores of them for the tests (stderr).
+
+Needs `pip install lightgbm` (4.x) beside numpy.
+"""
+import base64, os, struct, sys, time, numpy as np
+import lightgbm as lgb
+from common import *
+from models import *
+
+PARAMS = dict(objective="lambdarank", learning_rate=0.05, num_leaves=31, min_data_in_leaf=50,
+              feature_fraction=0.8, bagging_fraction=0.8, bagging_freq=1, lambdarank_truncation_level=10,
+              lambda_l2=1.0, verbose=-1, num_threads=1, seed=1, deterministic=True)
+TREES = 300
+
+def fit_forest(X, D, trees=TREES):
+    """LambdaMART over each swipe's rows (the swipes whose word is among them; label 1 for it)."""
+    keep = D["hasTruth"][D["gid"]]
+    _, count = np.unique(D["gid"][keep], return_counts=True)
+    data = lgb.Dataset(X[keep], D["truthb"][keep].astype(int), group=count, params={"verbose": -1})
+    return lgb.train(PARAMS, data, num_boost_round=trees)
+
+def encode(model, F):
+    """The forest as SwipeForest reads it (little-endian): "LXRF", version 2, UInt16 features,
+    UInt32 trees; per feature UInt16 thresholds and their Float64s (ascending); per tree UInt16
+    inner nodes, each UInt8 feature, UInt16 threshold index, Int16 left, Int16 right (a child
+    below 0 is leaf ~child), then the inner nodes + 1 leaves as Float32. x <= threshold goes left."""
+    trees = model.dump_model()["tree_info"]
+    thresholds = [set() for _ in range(F)]
+    def walk(n):
+        if "leaf_value" in n: return
+        assert n["decision_type"] == "<=" and n["missing_type"] == "None", n   # plain x <= threshold
+        thresholds[n["split_feature"]].add(float(n["threshold"]))
+        walk(n["left_child"]); walk(n["right_child"])
+    for t in trees: walk(t["tree_structure"])
+    thresholds = [sorted(s) for s in thresholds]
+    index = [{v: i for i, v in enumerate(s)} for s in thresholds]
+    out = bytearray(b"LXRF") + struct.pack("<BHI", 2, F, len(trees))
+    for s in thresholds:
+        out += struct.pack("<H", len(s)) + b"".join(struct.pack("<d", v) for v in s)
+    for t in trees:
+        inner, leaves = [], []
+        def number(n):
+            if "leaf_value" in n:
+                leaves.append(float(n["leaf_value"])); return ~(len(leaves) - 1)
+            k = len(inner); inner.append(None)
+            l = number(n["left_child"]); r = number(n["right_child"])
+            f = n["split_feature"]
+            inner[k] = (f, index[f][float(n["threshold"])], l, r)
+            return k
+        number(t["tree_structure"])
+        assert len(leaves) == len(inner) + 1
+        out += struct.pack("<H", len(inner))
+        for f, i, l, r in inner: out += struct.pack("<BHhh", f, i, l, r)
+        out += b"".join(struct.pack("<f", v) for v in leaves)
+    return bytes(out)
+
+def decode_score(blob, X):
+    """Scores of the rows of X by the encoded forest, as SwipeForest.score computes them."""
+    magic, (version, F, T) = blob[:4], struct.unpack_from("<BHI", blob, 4)
+    assert magic == b"LXRF" and version == 2 and F == X.shape[1]
+    o = 11; th = []
+    for _ in range(F):
+        (c,) = struct.unpack_from("<H", blob, o); o += 2
+        th.append(np.array(struct.unpack_from("<%dd" % c, blob, o))); o += 8 * c
+    s = np.zeros(len(X))
+    for _ in range(T):
+        (n,) = struct.unpack_from("<H", blob, o); o += 2
+        nodes = [struct.unpack_from("<BHhh", blob, o + 7 * k) for k in range(n)]; o += 7 * n
+        leaves = np.array(struct.unpack_from("<%df" % (n + 1), blob, o), dtype=np.float64); o += 4 * (n + 1)
+        at = np.zeros(len(X), dtype=np.int64) if n else np.full(len(X), -1)
+        live = at >= 0
+        while live.any():
+            for k in np.unique(at[live]):
+                f, i, l, r = nodes[k]
+                m = live & (at == k)
+                at[m] = np.where(X[m, f] <= th[f][i], l, r)
+            live = at >= 0
+        s += leaves[~at]
+    assert o == len(blob)
+    return s
+
+if __name__ == "__main__":
+    mode, kind, setf = sys.argv[1], sys.argv[2], sys.argv[3]
+    D, X, names = top_k(load(), kind, 32, open(setf).read().strip().split(","))
+    t0 = time.time()
+    if mode == "cv":
+        res, after = {}, {}
+        for k in range(5):
+            tr = D["sfold"] != k
+            Dtr = subset(D, tr); Dte = subset(D, ~tr)
+            model = fit_forest(X[Dtr["rows"]], Dtr, 1000)
+            # The swipes after words that read like a sentence (context fit at least the gate, −4;
+            # 0 is a prompt's first word, which has none): `eval swipe`'s thesis comparison.
+            fit = Dte["fit"][Dte["starts"]]
+            sentence = (fit >= -4) & (fit != 0)
+            for trees in (TREES, 600, 1000):
+                s = model.predict(X[Dte["rows"]], num_iteration=trees)
+                r = acc_by_fold(s, Dte, {k: DENOM[k]})[0]
+                res.setdefault(trees, []).append(r)
+                better = ranks(s, Dte)[sentence]
+                after.setdefault(trees, []).append(((better == 0).sum(), (better < 4).sum(), len(better)))
+                print("fold", k, "trees", trees, r, "%.0fs" % (time.time() - t0), flush=True)
+        for trees, r in res.items():
+            print("RESULT forest", kind, setf, trees, "trees: top1 %.2f top4 %.2f" % tuple(np.mean(r, 0) * 100), flush=True)
+            if "ctx" in kind:
+                a = np.sum(after[trees], 0)
+                print("  after words that read like a sentence (%d swipes): top1 %.2f top4 %.2f" % (a[2], 100 * a[0] / a[2], 100 * a[1] / a[2]), flush=True)
+    else:
+        name = sys.argv[4] if len(sys.argv) > 4 else "forest"
+        model = fit_forest(X, D)
+        blob = encode(model, X.shape[1])
+        sample = np.random.default_rng(1).choice(len(X), 20000, replace=False)
+        mine, theirs = decode_score(blob, X[sample]), model.predict(X[sample])
+        # The same trees and thresholds; the leaves rounded to Float32 move a score by about 1e-6.
+        assert np.allclose(mine, theirs, rtol=0, atol=1e-4), np.abs(mine - theirs).max()
+        print("// %s, %d features, %d trees, %d bytes; fitted %s" % (setf, X.shape[1], TREES, len(blob), time.strftime("%Y-%m-%d")))
+        print('static let %s = "%s"' % (name, base64.b64encode(blob).decode()))
+        for j in sample[:8]:
+            print("([%s], %.17g)," % (", ".join("%.17g" % x for x in X[j]), mine[list(sample).index(j)]), file=sys.stderr)
+        print("fit %.0fs, checked on %d rows" % (time.time() - t0, len(sample)), file=sys.stderr)
