@@ -52,10 +52,14 @@ say ""
 say "nested cross-validation of the reranker (the shipped forests' recipe fitted on 4 folds' users, measured on the 5th; Tests/Bench/swipe-rerank/forest.py on the tuner's dump):"
 if python3 -c 'import numpy, lightgbm' 2>/dev/null; then
   # One load turns the 1.2 GB dump into a .npy both fits then read.
-  (cd Tests/Bench/swipe-rerank && DUMP="$WORK/dump.tsv" python3 -c 'from common import load; load()' &&
-   (DUMP="$WORK/dump.tsv" OMP_NUM_THREADS=1 python3 forest.py cv nl setD4 > "$WORK/cv-nl.txt" &
-    DUMP="$WORK/dump.tsv" OMP_NUM_THREADS=1 python3 forest.py cv ctx+nl setC9 > "$WORK/cv-ctx.txt"; wait))
-  grep -h -A1 'RESULT.* 600 trees' "$WORK/cv-nl.txt" "$WORK/cv-ctx.txt" | grep -v '1000 trees' | sed 's/^RESULT forest nl/no context:/; s/^RESULT forest ctx+nl/context:/' | tee -a "$REPORT"
+  if (cd Tests/Bench/swipe-rerank && DUMP="$WORK/dump.tsv" python3 -c 'from common import load; load()' &&
+      (DUMP="$WORK/dump.tsv" OMP_NUM_THREADS=1 python3 forest.py cv nl setD4 > "$WORK/cv-nl.txt" &
+       DUMP="$WORK/dump.tsv" OMP_NUM_THREADS=1 python3 forest.py cv ctx+nl setC9 > "$WORK/cv-ctx.txt"; wait)); then
+    grep -h -A1 'RESULT.* 600 trees' "$WORK/cv-nl.txt" "$WORK/cv-ctx.txt" | grep -v -e '1000 trees' -e '^--' |
+      sed 's/^RESULT forest nl/no context:/; s/^RESULT forest ctx+nl/context:/' | tee -a "$REPORT"
+  else
+    say "the reranker's nested cross-validation failed (above)"
+  fi
 else
   say "skipped: numpy and lightgbm are missing (make bench-deps installs them)"
 fi
