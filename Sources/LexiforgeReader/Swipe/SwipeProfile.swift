@@ -5,10 +5,10 @@ import LexiforgeFormat
 /// keyboard's rows are and, with times, how long it took and how fast it went.
 ///
 /// They are the same for every candidate of a swipe, so they cannot rank candidates by
-/// themselves; the reranker's hidden units read them beside each candidate's terms and so weigh
-/// those terms differently for different swipes (a fast, wobbly swipe's distances mean less than a
-/// slow, careful one's). By nested cross-validation by user they add about a quarter of a point of
-/// top-1 (docs/swipe.md).
+/// themselves; the reranker (its trees since 2026-11-27, its hidden units before) reads them beside
+/// each candidate's terms and so weighs those terms differently for different swipes (a fast,
+/// wobbly swipe's distances mean less than a slow, careful one's). By nested cross-validation by
+/// user they added about a quarter of a point of top-1 to the network (docs/swipe.md).
 public struct SwipeProfile: Sendable, Equatable {
     /// ln(1 + the swipe's length in key widths).
     public var logLength = 0.0
