@@ -42,9 +42,12 @@ struct DecoderOptions: ParsableArguments {
     var costRobustness: Double?
     @Option(help: "Length filter: a tap (a swipe under 0.3 key widths) keeps words up to this long (key widths; default: any length; 0: the bound of other swipes).")
     var tapLengthBound: Double?
+    @Option(help: "Candidates the reranker reorders (best by the linear score, DTW included; 0: the linear order).")
+    var rerank: Int?
 
     func validate() throws {
         if let shortlist, shortlist < 1 { throw ValidationError("--shortlist must be at least 1") }
+        if let rerank, rerank < 0 { throw ValidationError("--rerank must be 0 or more") }
     }
 
     var options: SwipeDecoderOptions {
@@ -62,6 +65,7 @@ struct DecoderOptions: ParsableArguments {
         if let verticalOffset { o.verticalOffset = verticalOffset }
         if let costRobustness { o.costRobustness = costRobustness }
         if let tapLengthBound { o.tapLengthBound = tapLengthBound }
+        if let rerank { o.rerank = rerank }
         return o
     }
 }
@@ -250,6 +254,9 @@ struct SwipeTuneCommand: ParsableCommand {
     func validate() throws {
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
         guard filterRecall > 0.5 && filterRecall <= 1 else { throw ValidationError("--filter-recall must be in (0.5, 1]") }
+        if decoder.rerank != nil {
+            throw ValidationError("--rerank is for decoding (swipe decode, eval swipe): the tuner fits the linear score, and the reranker is fitted offline on its dump (docs/swipe.md)")
+        }
     }
 
     func run() throws {

@@ -199,6 +199,17 @@ struct CLITests {
         #expect(try dir.contents().isEmpty)
     }
 
+    @Test("--rerank is checked before anything is read (exit 64)", arguments: [
+        (["eval", "swipe", "missing.sqlite", "--traces", "missing.jsonl", "--rerank=-1"], "--rerank must be 0 or more"),
+        (["swipe", "decode", "missing.sqlite", "--trace", "missing.jsonl", "--rerank=-1"], "--rerank must be 0 or more"),
+        (["swipe", "tune", "missing.sqlite", "--traces", "missing.jsonl", "--rerank", "8"], "--rerank is for decoding"),
+    ])
+    func rerankValidation(_ arguments: [String], _ message: String) throws {
+        let result = try CLI.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderrLines.first?.contains(message) == true, "stderr: \(result.stderr)")
+    }
+
     @Test("ngrams then inspect then suggest")
     func ngramsInspectSuggest() throws {
         let dir = try TemporaryFolder()

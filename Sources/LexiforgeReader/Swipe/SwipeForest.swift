@@ -12,7 +12,7 @@ import Foundation
 /// child below 0 is the leaf `~child`. Thresholds are numbered per feature in the encoding (a
 /// forest splits each feature at a few hundred values at most), so an inner node takes 7 bytes
 /// there, and a leaf 4 (Float32). The fitted forests (300 trees of 31 leaves) take about 220 KB
-/// each in memory and score the 32 candidates of a swipe in about a quarter of a millisecond.
+/// each in memory; a swipe's 64 candidates are scored tree by tree (``scores(_:)``).
 public struct SwipeForest: Sendable, Equatable {
     /// How many features a scored row has.
     public let featureCount: Int

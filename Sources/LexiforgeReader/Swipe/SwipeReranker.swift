@@ -15,11 +15,11 @@ import Foundation
 /// A score is the features' weighted sum, plus a hidden layer of tanh units over them, plus a
 /// ``SwipeForest`` of boosted trees over them, each part optional. The fitted rerankers
 /// (``fitted(context:timed:)``) are forests alone since 2026-11-27: LambdaMART, 300 trees of 31
-/// leaves, fitted on the top 32 of each of the 20,000 real swipes of the development set
+/// leaves, fitted on the top 64 of each of the 20,000 real swipes of the development set
 /// (`Tests/Bench/swipe-rerank/forest.py`). By nested cross-validation by user they rank better than
-/// the network of 16 tanh units they replace (docs/swipe.md): without context 88.01% / 94.93% top-1
-/// / top-4 in the dictionary against 87.34% / 94.58%, with context 89.24% / 95.08% against 88.35% /
-/// 94.81%.
+/// the network of 16 tanh units over the top 32 they replace (docs/swipe.md): without context
+/// 88.10% / 95.02% top-1 / top-4 in the dictionary against 87.34% / 94.58%, with context 89.21% /
+/// 95.27% against 88.35% / 94.81%.
 public struct SwipeReranker: Sendable, Equatable {
     /// One weight per feature of ``features(of:lm:fit:timed:profile:)``, in its order: 33 without
     /// a context, 39 with one; five more when ``timed``.
