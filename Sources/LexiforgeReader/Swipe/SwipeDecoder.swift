@@ -314,6 +314,7 @@ public struct SwipeDecoder: Sendable {
         let size = max(options.shortlist, options.limit)
         var floor = -Double.infinity
         var template = [Double](repeating: 0, count: 2 * channels.n)
+        var lengths = [Double](repeating: 0, count: 32)
         let head = swipe.points[0], tail = swipe.points[swipe.points.count - 1]
         // Most frequent first (a counting sort on the one-byte frequency): without context the
         // prior only falls from here on, so the loop stops once it cannot reach the shortlist.
@@ -344,7 +345,7 @@ public struct SwipeDecoder: Sendable {
             let ratio = log((swipe.length + 1) / (Double(dictionary.length[i]) + 1))
             let quick = prior.score - options.startWeight * startSquared - options.endWeight * endSquared - options.lengthWeight * ratio * ratio
             if shortlist.count == size && quick <= floor { continue }
-            channels.template(of: path, centres: centres, into: &template)
+            channels.template(of: path, centres: centres, lengths: &lengths, into: &template)
             let (location, shape) = channels.distances(&template)
             let score = quick - options.locationWeight * location - options.shapeWeight * shape
             if shortlist.count == size && score <= floor { continue }
@@ -451,36 +452,50 @@ public struct SwipeDecoder: Sendable {
         let minimumSize: Double
 
         init(swipe: [SwipePoint], options: SwipeDecoderOptions) {
-            n = max(2, options.resamplePoints)
+            let n = max(2, options.resamplePoints)
+            self.n = n
             minimumSize = options.shapeMinimumSize
-            points = [Double](repeating: 0, count: 2 * n)
-            Self.resample(count: swipe.count, x: { swipe[$0].x }, y: { swipe[$0].y }, n: n, into: &points)
+            var points = [Double](repeating: 0, count: 2 * n)
+            var lengths = [Double](repeating: 0, count: max(swipe.count, 1))
+            lengths.withUnsafeMutableBufferPointer { lengths in
+                points.withUnsafeMutableBufferPointer { out in
+                    Self.resample(count: swipe.count, x: { swipe[$0].x }, y: { swipe[$0].y }, n: n, lengths: lengths, into: out)
+                }
+            }
+            self.points = points
             normalised = points
             Self.normalise(&normalised, n: n, minimumSize: minimumSize)
         }
 
-        /// `n` points spaced equally along the polyline of `count` points.
-        @inline(__always) static func resample(count: Int, x: (Int) -> Double, y: (Int) -> Double, n: Int, into out: inout [Double]) {
+        /// `n` points spaced equally along the polyline of `count` points. `lengths` has room for
+        /// `count` segment lengths (each is measured once).
+        @inline(__always) static func resample(count: Int, x: (Int) -> Double, y: (Int) -> Double, n: Int,
+                                               lengths: UnsafeMutableBufferPointer<Double>, into out: UnsafeMutableBufferPointer<Double>) {
             var total = 0.0
-            for k in 1 ..< max(count, 1) { let dx = x(k) - x(k - 1), dy = y(k) - y(k - 1); total += (dx * dx + dy * dy).squareRoot() }
+            for k in 1 ..< max(count, 1) {
+                let dx = x(k) - x(k - 1), dy = y(k) - y(k - 1)
+                let length = (dx * dx + dy * dy).squareRoot()
+                lengths[k] = length
+                total += length
+            }
             guard count > 1, total > 1e-9 else {
                 for j in 0 ..< n { out[2 * j] = x(0); out[2 * j + 1] = y(0) }
                 return
             }
             let step = total / Double(n - 1)
             var segment = 1, walked = 0.0
-            var segmentLength = { () -> Double in let dx = x(segment) - x(segment - 1), dy = y(segment) - y(segment - 1); return (dx * dx + dy * dy).squareRoot() }()
+            var segmentLength = lengths[1]
             for j in 0 ..< n {
                 let target = j == n - 1 ? total : Double(j) * step
                 while walked + segmentLength < target && segment < count - 1 {
                     walked += segmentLength
                     segment += 1
-                    let dx = x(segment) - x(segment - 1), dy = y(segment) - y(segment - 1)
-                    segmentLength = (dx * dx + dy * dy).squareRoot()
+                    segmentLength = lengths[segment]
                 }
                 let t = segmentLength > 1e-12 ? min(1, max(0, (target - walked) / segmentLength)) : 1
-                out[2 * j] = x(segment - 1) + t * (x(segment) - x(segment - 1))
-                out[2 * j + 1] = y(segment - 1) + t * (y(segment) - y(segment - 1))
+                let x0 = x(segment - 1), y0 = y(segment - 1)
+                out[2 * j] = x0 + t * (x(segment) - x0)
+                out[2 * j + 1] = y0 + t * (y(segment) - y0)
             }
         }
 
@@ -498,11 +513,21 @@ public struct SwipeDecoder: Sendable {
             for j in 0 ..< n { p[2 * j] = (p[2 * j] - cx) * scale; p[2 * j + 1] = (p[2 * j + 1] - cy) * scale }
         }
 
-        /// The perfect swipe of a key path, resampled.
-        @inline(__always) func template(of path: ArraySlice<UInt8>, centres: [SwipePoint], into out: inout [Double]) {
-            let base = path.startIndex
-            Self.resample(count: path.count, x: { centres[Int(path[base + $0])].x },
-                          y: { centres[Int(path[base + $0])].y }, n: n, into: &out)
+        /// The perfect swipe of a key path, resampled. `lengths` is scratch space for the path's
+        /// segment lengths (grown when a path is longer).
+        @inline(__always) func template(of path: ArraySlice<UInt8>, centres: [SwipePoint], lengths: inout [Double],
+                                        into out: inout [Double]) {
+            if lengths.count < path.count { lengths = [Double](repeating: 0, count: path.count) }
+            path.withUnsafeBufferPointer { keys in
+                centres.withUnsafeBufferPointer { centres in
+                    lengths.withUnsafeMutableBufferPointer { lengths in
+                        out.withUnsafeMutableBufferPointer { out in
+                            Self.resample(count: keys.count, x: { centres[Int(keys[$0])].x }, y: { centres[Int(keys[$0])].y },
+                                          n: n, lengths: lengths, into: out)
+                        }
+                    }
+                }
+            }
         }
 
         /// (location, shape): mean squared distances to the swipe, raw and normalised. Normalises
