@@ -98,7 +98,7 @@ public struct SwipeForest: Sendable, Equatable {
     public func score(_ row: [Double]) -> Double { scores([row])[0] }
 
     /// The forest's scores of many rows at once, tree by tree: each tree's nodes are read once
-    /// for all rows instead of once per row (a swipe's 32 candidates are scored so). Each sum
+    /// for all rows instead of once per row (a swipe's reranked candidates are scored so). Each sum
     /// adds the trees' leaves in the trees' order.
     public func scores(_ rows: [[Double]]) -> [Double] {
         for row in rows { precondition(row.count == featureCount, "the forest reads \(featureCount) features, not \(row.count)") }
