@@ -489,4 +489,44 @@ struct SwipeContextTests {
         #expect(withContext.contextLogProbability != nil)
         #expect(decoder.decode(points).candidates[0].contextLogProbability == nil)
     }
+
+    @Test("the cheap stage's bounds never drop a word the shortlist would keep", arguments: [false, true])
+    func boundsAreExact(withContext: Bool) throws {
+        // 3,000 made-up words of 2-5 letters with frequencies drawn from 120-160 (many ties, so
+        // many words share each frequency bucket); a fifth are "on" to the model, the word it
+        // expects after "we sat" (the context's maximum), the others words it expects less.
+        let folder = try TemporaryFolder("lexiforge-swipe-bounds")
+        let predictor = try NgramPredictor(store: TrainedStore(path: try Self.store(in: folder)))
+        let context = withContext ? try predictor.distribution(after: ["we", "sat"]) : nil
+        var state: UInt64 = 2026
+        func next(_ n: Int) -> Int { state = state &* 6364136223846793005 &+ 1442695040888963407; return Int(state >> 33) % n }
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        var builder = SwipeDictionary.Builder(layout: .qwerty)
+        let ids = try ["on", "the", "a", "in", "bus"].map { try #require(predictor.id(of: $0)) }
+        var made: [String] = []
+        for i in 0 ..< 3_000 {
+            let word = String((0 ..< 2 + next(4)).map { _ in letters[next(26)] })
+            made.append(word)
+            builder.add(word: word, id: Int64(ids[i % ids.count]), frequency: 120 + next(41))
+        }
+        let dictionary = builder.build()
+        // Channels weighed lightly, so many words score close to the shortlist's floor.
+        var wide = SwipeDecoderOptions()
+        wide.locationWeight = 0.05; wide.shapeWeight = 1
+        var narrow = wide
+        wide.shortlist = 100_000
+        narrow.shortlist = 7
+        var generator = SwipeGenerator(layout: .qwerty, seed: 5)
+        var compared = 0
+        for word in made.prefix(100) {
+            let points = generator.swipe(keys: SwipeLayout.qwerty.keyPath(of: word)!).points
+            let all = SwipeDecoder(dictionary: dictionary, options: wide).decode(points, context: context)
+            let pruned = SwipeDecoder(dictionary: dictionary, options: narrow).decode(points, context: context)
+            // The wide run scores every word that passes the filters; the narrow one must keep
+            // exactly its best 7, in the same order, whatever it skipped.
+            #expect(pruned.shortlisted == Array(all.shortlisted.prefix(7)), "\(word)")
+            if all.shortlisted.count > 2 * 7 { compared += 1 }
+        }
+        #expect(compared >= 90)   // the bounds had words to skip in most swipes
+    }
 }

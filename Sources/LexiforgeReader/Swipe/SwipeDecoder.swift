@@ -329,29 +329,36 @@ public struct SwipeDecoder: Sendable {
         }
         for e in ordered {
             let i = Int(e)
-            let prior = self.prior(i, context)
-            // The channels only lower a score: skip the work when the prior alone cannot enter.
-            if shortlist.count == size && prior.score <= floor {
-                if context == nil { break }
-                // Frequencies only fall from here; the context term cannot exceed its maximum.
-                let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
-                if let context, options.contextFrequencyWeight * lexicon + options.contextWeight * context.maximumLog10Probability * M_LN10 <= floor { break }
-                continue
-            }
-            // O(1) terms first: the swipe's ends against the word's first and last keys, the lengths.
+            // Once the shortlist is full, `floor` (its `size`-th best score when it was last
+            // trimmed) only rises, and a word scoring no more than it can never enter: the best
+            // `size` are then all earlier words that score at least as much. The terms only lower
+            // a score, so each bound below skips the rest of the work.
+            let full = shortlist.count >= size
+            // Frequencies only fall from here: the lexicon prior (plus, with a context, the most
+            // any word can get from it) bounds every later word's score.
+            let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
+            let bound = context.map { options.contextFrequencyWeight * lexicon + options.contextWeight * ($0.maximumLog10Probability * M_LN10) }
+                ?? options.frequencyWeight * lexicon
+            if full && bound <= floor { break }
+            // O(1) terms next: the swipe's ends against the word's first and last keys, the lengths.
             let path = dictionary.path(i)
             let first = centres[Int(path[path.startIndex])], last = centres[Int(path[path.endIndex - 1])]
             let startSquared = first.distance(to: head) * first.distance(to: head), endSquared = last.distance(to: tail) * last.distance(to: tail)
             let ratio = log((swipe.length + 1) / (Double(dictionary.length[i]) + 1))
+            if full && bound - options.startWeight * startSquared - options.endWeight * endSquared - options.lengthWeight * ratio * ratio <= floor { continue }
+            // Only then the context's probability of the word (a hash lookup per context level).
+            let prior = self.prior(i, context)
             let quick = prior.score - options.startWeight * startSquared - options.endWeight * endSquared - options.lengthWeight * ratio * ratio
-            if shortlist.count == size && quick <= floor { continue }
+            if full && quick <= floor { continue }
             channels.template(of: path, centres: centres, lengths: &lengths, into: &template)
             let (location, shape) = channels.distances(&template)
             let score = quick - options.locationWeight * location - options.shapeWeight * shape
-            if shortlist.count == size && score <= floor { continue }
+            if full && score <= floor { continue }
             shortlist.append(Shortlisted(entry: e, score: score, location: location, shape: shape, lm: prior.lm,
                                          start: startSquared, end: endSquared, lengthLogRatio: ratio))
-            if shortlist.count > 2 * size {
+            if shortlist.count == size && floor == -.infinity {
+                floor = shortlist.lazy.map(\.score).min() ?? floor
+            } else if shortlist.count > 2 * size {
                 shortlist.sort { $0.score > $1.score }
                 shortlist.removeLast(shortlist.count - size)
                 floor = shortlist[size - 1].score
