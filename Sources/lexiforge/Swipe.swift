@@ -42,12 +42,9 @@ struct DecoderOptions: ParsableArguments {
     var costRobustness: Double?
     @Option(help: "Length filter: a tap (a swipe under 0.3 key widths) keeps words up to this long (key widths; default: any length; 0: the bound of other swipes).")
     var tapLengthBound: Double?
-    @Option(help: "Candidates the reranker reorders (best by the linear score, DTW included; 0: the linear order).")
-    var rerank: Int?
 
     func validate() throws {
         if let shortlist, shortlist < 1 { throw ValidationError("--shortlist must be at least 1") }
-        if let rerank, rerank < 0 { throw ValidationError("--rerank must be 0 or more") }
     }
 
     var options: SwipeDecoderOptions {
@@ -65,6 +62,23 @@ struct DecoderOptions: ParsableArguments {
         if let verticalOffset { o.verticalOffset = verticalOffset }
         if let costRobustness { o.costRobustness = costRobustness }
         if let tapLengthBound { o.tapLengthBound = tapLengthBound }
+        return o
+    }
+}
+
+/// The reranker's candidate count, for the commands that decode (`swipe decode`, `eval swipe`);
+/// `swipe tune` fits the linear score alone, so it has no such option.
+struct RerankOption: ParsableArguments {
+    @Option(help: "Candidates the reranker reorders (best by the linear score, DTW included; 0: the linear order).")
+    var rerank: Int?
+
+    func validate() throws {
+        if let rerank, rerank < 0 { throw ValidationError("--rerank must be 0 or more") }
+    }
+
+    /// `options` with this count, when one was given.
+    func applied(to options: SwipeDecoderOptions) -> SwipeDecoderOptions {
+        var o = options
         if let rerank { o.rerank = rerank }
         return o
     }
@@ -169,12 +183,13 @@ struct SwipeDecodeCommand: ParsableCommand {
     @Option(help: "JSON Lines trace file.")
     var trace: String
     @OptionGroup var decoder: DecoderOptions
+    @OptionGroup var reranking: RerankOption
     @Flag(help: "Decode as a keyboard front end does (to measure its memory): one dictionary, adapted to the first trace's keyboard, and the language model; no per-keyboard cache.")
     var frontEnd = false
 
     func run() throws {
         try runReportingErrors {
-            let (lines, errors, warnings) = try SwipeDecode.run(storePath: store, tracePath: trace, layout: decoder.layout, options: decoder.options,
+            let (lines, errors, warnings) = try SwipeDecode.run(storePath: store, tracePath: trace, layout: decoder.layout, options: reranking.applied(to: decoder.options),
                                                                   useContext: !decoder.noContext, frontEnd: frontEnd)
             for line in lines { print(line) }
             let notes = warnings.map { "warning: \(trace): \($0)" } + errors.map { "error: \($0)" }
@@ -203,6 +218,7 @@ struct EvalSwipe: ParsableCommand {
     @Option(help: "JSON Lines trace file (plain or gzipped).")
     var traces: String
     @OptionGroup var decoder: DecoderOptions
+    @OptionGroup var reranking: RerankOption
     @Option(help: "How many misses to list.")
     var misses = 10
     @Option(help: "Report K folds split by the traces' \"user\" (a stable hash), and their total.")
@@ -210,7 +226,7 @@ struct EvalSwipe: ParsableCommand {
 
     func run() throws {
         try runReportingErrors {
-            let reports = try SwipeEval.run(storePath: store, tracesPath: traces, layout: decoder.layout, options: decoder.options,
+            let reports = try SwipeEval.run(storePath: store, tracesPath: traces, layout: decoder.layout, options: reranking.applied(to: decoder.options),
                                             useContext: !decoder.noContext, folds: folds)
             if reports.count > 1 {
                 var total = SwipeEval.Report()
@@ -254,9 +270,6 @@ struct SwipeTuneCommand: ParsableCommand {
     func validate() throws {
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
         guard filterRecall > 0.5 && filterRecall <= 1 else { throw ValidationError("--filter-recall must be in (0.5, 1]") }
-        if decoder.rerank != nil {
-            throw ValidationError("--rerank is for decoding (swipe decode, eval swipe): the tuner fits the linear score, and the reranker is fitted offline on its dump (docs/swipe.md)")
-        }
     }
 
     func run() throws {

@@ -199,10 +199,10 @@ struct CLITests {
         #expect(try dir.contents().isEmpty)
     }
 
-    @Test("--rerank is checked before anything is read (exit 64)", arguments: [
+    @Test("--rerank is checked before anything is read (exit 64); the tuner has none", arguments: [
         (["eval", "swipe", "missing.sqlite", "--traces", "missing.jsonl", "--rerank=-1"], "--rerank must be 0 or more"),
         (["swipe", "decode", "missing.sqlite", "--trace", "missing.jsonl", "--rerank=-1"], "--rerank must be 0 or more"),
-        (["swipe", "tune", "missing.sqlite", "--traces", "missing.jsonl", "--rerank", "8"], "--rerank is for decoding"),
+        (["swipe", "tune", "missing.sqlite", "--traces", "missing.jsonl", "--rerank", "8"], "Unknown option '--rerank'"),
     ])
     func rerankValidation(_ arguments: [String], _ message: String) throws {
         let result = try CLI.run(arguments)
