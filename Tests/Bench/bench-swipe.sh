@@ -54,7 +54,7 @@ if python3 -c 'import numpy, lightgbm' 2>/dev/null; then
   # One load turns the 1.2 GB dump into a .npy both fits then read.
   if (cd Tests/Bench/swipe-rerank && DUMP="$WORK/dump.tsv" python3 -c 'from common import load; load()' &&
       (DUMP="$WORK/dump.tsv" CV_TREES=300 OMP_NUM_THREADS=1 python3 forest.py cv nl setD4 > "$WORK/cv-nl.txt" &
-       DUMP="$WORK/dump.tsv" CV_TREES=300 OMP_NUM_THREADS=1 python3 forest.py cv ctx+nl setC9 > "$WORK/cv-ctx.txt"; wait)); then
+       DUMP="$WORK/dump.tsv" CV_TREES=300 OMP_NUM_THREADS=1 python3 forest.py cv ctx+nl setC11 > "$WORK/cv-ctx.txt"; wait)); then
     grep -h -A1 'RESULT.* 300 trees' "$WORK/cv-nl.txt" "$WORK/cv-ctx.txt" | grep -v -e ' 600 trees' -e '^--' |
       sed 's/^RESULT forest nl/no context:/; s/^RESULT forest ctx+nl/context:/' | tee -a "$REPORT"
   else

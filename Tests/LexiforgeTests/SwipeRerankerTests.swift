@@ -38,11 +38,14 @@ struct SwipeRerankerTests {
         // The key-match terms: −mean, −√mean, −worst, −√worst, −mean·keys, −worst·keys.
         #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: -5, profile: Self.profile)[26 ..< 32]) == [-0.25, -0.5, -1, -1, -1, -4])
         #expect(Array(SwipeReranker.features(of: matched, lm: nil, fit: 0, profile: Self.profile)[20 ..< 26]) == [-0.25, -0.5, -1, -1, -1, -4])
-        // The turn terms come next, negated, after the dwell terms when timed; the profile last.
+        // The turn terms come next, negated, after the dwell terms when timed; then the profile;
+        // with a context, last its fit and whether there was no word before (fit 0).
         (matched.terms.turns, matched.terms.turnsWorst, matched.terms.turnCorners) = (0.5, 2, 0.25)
         (matched.terms.dwell, matched.terms.dwellWorst, matched.terms.dwellCorners) = (1, 3, 4)
         #expect(Array(SwipeReranker.features(of: matched, lm: nil, fit: 0, profile: Self.profile)[26...]) == [-0.5, -2, -0.25] + Self.profile.features(timed: false))
-        #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: -5, timed: true, profile: Self.profile)[32...]) == [-1, -3, -4, -0.5, -2, -0.25] + Self.profile.features(timed: true))
+        #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: -5, timed: true, profile: Self.profile)[32...])
+                == [-1, -3, -4, -0.5, -2, -0.25] + Self.profile.features(timed: true) + [-5, 0])
+        #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: 0, profile: Self.profile).suffix(2)) == [0, 1])
     }
 
     /// An L-shaped swipe: (0, 0) to (2, 0) to (2, 2), a point every 0.1 key widths.

@@ -18,11 +18,12 @@ import Foundation
 /// leaves, fitted on the top 64 of each of the 20,000 real swipes of the development set
 /// (`Tests/Bench/swipe-rerank/forest.py`). By nested cross-validation by user they rank better than
 /// the network of 16 tanh units over the top 32 they replace (docs/swipe.md): without context
-/// 88.10% / 95.02% top-1 / top-4 in the dictionary against 87.34% / 94.58%, with context 89.21% /
-/// 95.27% against 88.35% / 94.81%.
+/// 88.10% / 95.02% top-1 / top-4 in the dictionary against 87.34% / 94.58%, with context 89.36% /
+/// 95.26% against 88.35% / 94.81% (the context's fit among the features since the seventeenth
+/// session; 89.21% / 95.27% before).
 public struct SwipeReranker: Sendable, Equatable {
     /// One weight per feature of ``features(of:lm:fit:timed:profile:)``, in its order: 33 without
-    /// a context, 39 with one; five more when ``timed``.
+    /// a context, 41 with one; five more when ``timed``.
     public var weights: [Double]
     /// A layer of tanh units over the same features whose weighted sum joins the linear score
     /// (nil: linear only).
@@ -73,11 +74,11 @@ public struct SwipeReranker: Sendable, Equatable {
 
     /// Fitted without context on every swipe of the development set (`forest.py fit nl setA4`).
     public static let withoutContext = SwipeReranker(forest: .compiledIn(SwipeForest.withoutContext), timed: false)
-    /// Fitted with each swipe's sentence before it as context (`forest.py fit ctx+nl setC8`).
+    /// Fitted with each swipe's sentence before it as context (`forest.py fit ctx+nl setC10`).
     public static let withContext = SwipeReranker(forest: .compiledIn(SwipeForest.withContext), timed: false)
     /// Fitted without context on swipes with times (`forest.py fit nl setD4`).
     public static let withoutContextTimed = SwipeReranker(forest: .compiledIn(SwipeForest.withoutContextTimed), timed: true)
-    /// Fitted with context on swipes with times (`forest.py fit ctx+nl setC9`).
+    /// Fitted with context on swipes with times (`forest.py fit ctx+nl setC11`).
     public static let withContextTimed = SwipeReranker(forest: .compiledIn(SwipeForest.withContextTimed), timed: true)
 
     /// The features of a candidate: its channel distances, DTW cost, end distances, squared log
@@ -86,7 +87,9 @@ public struct SwipeReranker: Sendable, Equatable {
     /// context)) and `fit` (log10 context fit) six context features follow; then the key-match
     /// mean and worst (``SwipeKeyMatch``), negated, their square roots and their products with the
     /// key count; `timed`, the three dwell terms (negated); then the three turn terms
-    /// (``SwipeTurns``, negated); last the swipe's ``SwipeProfile`` (the same for every candidate).
+    /// (``SwipeTurns``, negated); then the swipe's ``SwipeProfile`` (the same for every candidate);
+    /// with `lm`, last the fit itself and 1 when it is 0 (no word before: the decoder's context
+    /// fit of a prompt's first word, and of a front end that passes none), else 0.
     public static func features(of c: SwipeCandidate, lm: Double?, fit: Double, timed: Bool = false, profile: SwipeProfile) -> [Double] {
         let lex = Double(c.frequency - 255) * SwipeDecoder.lnFrequencyStep
         let keys = Double(c.terms.keys)
@@ -104,6 +107,7 @@ public struct SwipeReranker: Sendable, Equatable {
         if timed { f += [-t.dwell, -t.dwellWorst, -t.dwellCorners] }
         f += [-t.turns, -t.turnsWorst, -t.turnCorners]
         f += profile.features(timed: timed)
+        if lm != nil { f += [fit, fit == 0 ? 1 : 0] }
         return f
     }
 

@@ -67,6 +67,11 @@ def build(D, kind):
         f["lm*cost"] = lm * L["cost"]
         f["lm*shape"] = lm * L["shape"]
         f["lexicon*[fit<-4]"] = L["lexicon"] * (fit < -4) * (~noctx)
+        # The context's fit itself and whether there is no word before (a prompt's first word,
+        # fit 0): the same on every row of a swipe, so the trees can weigh the other features
+        # differently after a sentence, after unrelated words and at the start.
+        f["fit"] = fit
+        f["first"] = ((L["fit"] == 0) & ~noctx).astype(float)
     names = list(f)
     X = np.column_stack([f[n] for n in names])
     return X, names
