@@ -371,7 +371,7 @@ public struct SwipeDecoder: Sendable {
         let scored = score(swipe, byPath[...])
         if options.reranks {
             let dwell = times.map { self.dwell(raw, times: $0) }.flatMap { $0.available ? $0 : nil }
-            let top = addingRerankTerms(scored.top, keyMatch: keyMatch(raw), dwell: dwell, turns: turns(raw))
+            let top = addingRerankTerms(scored.top, entries: scored.entries, keyMatch: keyMatch(raw), dwell: dwell, turns: turns(raw))
             let reranker = SwipeReranker.fitted(context: context != nil, timed: dwell != nil)
             let profile = self.profile(raw, times: dwell != nil ? times : nil)
             decoding.candidates = Array(reranker.rerank(top, fit: contextFit ?? 0, profile: profile).prefix(options.limit))
@@ -410,12 +410,21 @@ public struct SwipeDecoder: Sendable {
     /// `candidates` with the terms the reranker reads from their words' key paths: the key match
     /// (``SwipeKeyMatch/terms(keys:)``), the turn terms (``SwipeTurns/terms(keys:)``) and, when
     /// given, the dwell terms (``SwipeDwell/terms(keys:)``).
-    /// Each word's keys are looked up once for all of them.
+    /// Each word's keys are looked up once for all of them (by spelling: a candidate of a word
+    /// the dictionary lacks is returned as it is).
     public func addingRerankTerms(_ candidates: [SwipeCandidate], keyMatch match: SwipeKeyMatch, dwell: SwipeDwell?,
                                   turns: SwipeTurns) -> [SwipeCandidate] {
+        addingRerankTerms(candidates, entries: candidates.map { dictionary.index(of: $0.word) }, keyMatch: match, dwell: dwell, turns: turns)
+    }
+
+    /// The same with each candidate's dictionary entry known (the decoder's own candidates:
+    /// no lookup by spelling).
+    func addingRerankTerms(_ candidates: [SwipeCandidate], entries: [Int?], keyMatch match: SwipeKeyMatch, dwell: SwipeDwell?,
+                           turns: SwipeTurns) -> [SwipeCandidate] {
+        precondition(entries.count == candidates.count, "one entry per candidate")
         let centres = dictionary.layout.keys.map(\.centre)
-        return candidates.map { c in
-            guard let i = dictionary.index(of: c.word) else { return c }
+        return zip(candidates, entries).map { c, entry in
+            guard let i = entry else { return c }
             var c = c
             let keys = dictionary.path(i).map { centres[Int($0)] }
             (c.terms.keyMatch, c.terms.keyMatchWorst) = match.terms(keys: keys)
@@ -552,13 +561,16 @@ public struct SwipeDecoder: Sendable {
     /// Top candidates of one worker.
     struct Scored: Sendable {
         var top: [SwipeCandidate] = []
+        /// The dictionary entry of each candidate of `top`, in its order.
+        var entries: [Int] = []
         var computed = 0, reused = 0, abandoned = 0
 
-        mutating func offer(_ c: SwipeCandidate, limit: Int) {
+        mutating func offer(_ c: SwipeCandidate, entry: Int, limit: Int) {
             if top.count == limit, let last = top.last, c.score <= last.score { return }
             let at = top.firstIndex { $0.score < c.score } ?? top.count
             top.insert(c, at: at)
-            if top.count > limit { top.removeLast() }
+            entries.insert(entry, at: at)
+            if top.count > limit { top.removeLast(); entries.removeLast() }
         }
     }
 
@@ -614,7 +626,7 @@ public struct SwipeDecoder: Sendable {
             if options.costWeight == 0 {
                 result.offer(SwipeCandidate(word: dictionary.words[i], id: dictionary.wordIDs[i], score: prior, cost: .infinity,
                                             frequency: Int(dictionary.frequency[i]), location: location, shape: shape,
-                                            contextLogProbability: lm, terms: terms), limit: keep)
+                                            contextLogProbability: lm, terms: terms), entry: i, limit: keep)
                 continue
             }
             var abandoned = false
@@ -672,7 +684,7 @@ public struct SwipeDecoder: Sendable {
             result.offer(SwipeCandidate(word: dictionary.words[i], id: dictionary.wordIDs[i], score: score, cost: cost,
                                         frequency: frequency, location: location, shape: shape, contextLogProbability: lm,
                                         terms: terms),
-                         limit: keep)
+                         entry: i, limit: keep)
         }
         return result
     }
