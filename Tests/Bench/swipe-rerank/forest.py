@@ -1,15 +1,16 @@
 """The reranker as boosted trees (LambdaMART): python3 forest.py cv|fit KIND FEATURE_FILE [NAME].
 
 The same features as mlp.py over each swipe's top 64 (the decoder's `rerank`; mlp.py reranks 32), ranked by a LightGBM `lambdarank`
-forest (300 trees of 31 leaves, learning rate 0.05, NDCG truncated at 10, rows and features
-bagged at 0.8, one thread, seed 1: the same forest on every run).
+forest (300 trees of 31 leaves without context, 600 with; learning rate 0.05, NDCG truncated at
+10, rows and features bagged at 0.8, one thread, seed 1: the same forest on every run).
 
-cv:  nested by-user figures (fit on 4 folds, measure the 5th), also at 600 and 1000 trees
-     (CV_TREES=300 for the shipped size alone).
-fit: fit on every fold, check that the encoded forest scores 20,000 rows as LightGBM does (its
-     leaves are Float32: within 1e-4), and print `static let NAME = "..."` (base64 of the
-     encoding SwipeForest.swift reads) for Sources/LexiforgeReader/Swipe/SwipeForest+Fitted.swift,
-     with eight rows of features and the encoded forest's scores of them for the tests (stderr).
+cv:  nested by-user figures (fit on 4 folds, measure the 5th) at 300, 600 and 1000 trees
+     (CV_TREES=600 for one size alone).
+fit: fit on every fold (`trees_for(KIND)` trees), check that the encoded forest scores 20,000 rows
+     as LightGBM does (its leaves are Float32: within 1e-4), and print `static let NAME = "..."`
+     (base64 of the encoding SwipeForest.swift reads) for Sources/LexiforgeReader/Swipe/
+     SwipeForest+Fitted.swift (without context) or SwipeForest+FittedContext.swift (with), with
+     eight rows of features and the encoded forest's scores of them for the tests (stderr).
 
 Needs `pip install lightgbm` (4.x) beside numpy.
 """
@@ -22,6 +23,10 @@ PARAMS = dict(objective="lambdarank", learning_rate=0.05, num_leaves=31, min_dat
               feature_fraction=0.8, bagging_fraction=0.8, bagging_freq=1, lambdarank_truncation_level=10,
               lambda_l2=1.0, verbose=-1, num_threads=1, seed=1, deterministic=True)
 TREES = 300
+def trees_for(kind):
+    """The shipped size: 600 trees for the context forests (since 2026-11-27, seventeenth session:
+    nested +0.24 top-1, +0.08 top-4 over 300, every fold), 300 without context; TREES overrides."""
+    return int(os.environ.get("TREES", 600 if "ctx" in kind else TREES))
 # Candidates per swipe: the best 64 by the decoder's linear score (SwipeDecoderOptions.rerank).
 # Since 2026-11-27 (sixteenth session; 32 before): top-4 +0.24 without context, +0.10 with, nested,
 # on the first two folds, for 0.4 ms of p50.
@@ -100,7 +105,7 @@ if __name__ == "__main__":
     t0 = time.time()
     if mode == "cv":
         res, after = {}, {}
-        sizes = [int(t) for t in os.environ.get("CV_TREES", "%d,600,1000" % TREES).split(",")]
+        sizes = [int(t) for t in os.environ.get("CV_TREES", "300,600,1000").split(",")]
         for k in range(5):
             tr = D["sfold"] != k
             Dtr = subset(D, tr); Dte = subset(D, ~tr)
@@ -123,13 +128,14 @@ if __name__ == "__main__":
                 print("  after words that read like a sentence (%d swipes): top1 %.2f top4 %.2f" % (a[2], 100 * a[0] / a[2], 100 * a[1] / a[2]), flush=True)
     else:
         name = sys.argv[4] if len(sys.argv) > 4 else "forest"
-        model = fit_forest(X, D)
+        trees = trees_for(kind)
+        model = fit_forest(X, D, trees)
         blob = encode(model, X.shape[1])
         sample = np.random.default_rng(1).choice(len(X), 20000, replace=False)
         mine, theirs = decode_score(blob, X[sample]), model.predict(X[sample])
         # The same trees and thresholds; the leaves rounded to Float32 move a score by about 1e-6.
         assert np.allclose(mine, theirs, rtol=0, atol=1e-4), np.abs(mine - theirs).max()
-        print("// %s, %d features, %d trees, %d bytes; fitted %s" % (setf, X.shape[1], TREES, len(blob), time.strftime("%Y-%m-%d")))
+        print("// %s, %d features, %d trees, %d bytes; fitted %s" % (setf, X.shape[1], trees, len(blob), time.strftime("%Y-%m-%d")))
         print('static let %s = "%s"' % (name, base64.b64encode(blob).decode()))
         for j in sample[:8]:
             print("([%s], %.17g)," % (", ".join("%.17g" % x for x in X[j]), mine[list(sample).index(j)]), file=sys.stderr)
