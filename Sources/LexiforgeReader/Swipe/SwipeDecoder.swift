@@ -345,10 +345,13 @@ public struct SwipeDecoder: Sendable {
             let first = centres[Int(path[path.startIndex])], last = centres[Int(path[path.endIndex - 1])]
             let startSquared = first.distance(to: head) * first.distance(to: head), endSquared = last.distance(to: tail) * last.distance(to: tail)
             let ratio = log((swipe.length + 1) / (Double(dictionary.length[i]) + 1))
-            if full && bound - options.startWeight * startSquared - options.endWeight * endSquared - options.lengthWeight * ratio * ratio <= floor { continue }
+            let lowered = { (score: Double) in
+                score - options.startWeight * startSquared - options.endWeight * endSquared - options.lengthWeight * ratio * ratio
+            }
+            if full && lowered(bound) <= floor { continue }
             // Only then the context's probability of the word (a hash lookup per context level).
             let prior = self.prior(i, context)
-            let quick = prior.score - options.startWeight * startSquared - options.endWeight * endSquared - options.lengthWeight * ratio * ratio
+            let quick = lowered(prior.score)
             if full && quick <= floor { continue }
             channels.template(of: path, centres: centres, lengths: &lengths, into: &template)
             let (location, shape) = channels.distances(&template)

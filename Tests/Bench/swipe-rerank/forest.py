@@ -5,7 +5,7 @@ forest (300 trees of 31 leaves without context, 600 with; learning rate 0.05, ND
 10, rows and features bagged at 0.8, one thread, seed 1: the same forest on every run).
 
 cv:  nested by-user figures (fit on 4 folds, measure the 5th) at 300, 600 and 1000 trees
-     (CV_TREES=600 for one size alone).
+     (CV_TREES=600 for one size alone, CV_TREES=shipped for the size `fit` uses).
 fit: fit on every fold (`trees_for(KIND)` trees), check that the encoded forest scores 20,000 rows
      as LightGBM does (its leaves are Float32: within 1e-4), and print `static let NAME = "..."`
      (base64 of the encoding SwipeForest.swift reads) for Sources/LexiforgeReader/Swipe/
@@ -105,7 +105,8 @@ if __name__ == "__main__":
     t0 = time.time()
     if mode == "cv":
         res, after = {}, {}
-        sizes = [int(t) for t in os.environ.get("CV_TREES", "300,600,1000").split(",")]
+        sizes = os.environ.get("CV_TREES", "300,600,1000")
+        sizes = [trees_for(kind)] if sizes == "shipped" else [int(t) for t in sizes.split(",")]
         for k in range(5):
             tr = D["sfold"] != k
             Dtr = subset(D, tr); Dte = subset(D, ~tr)
