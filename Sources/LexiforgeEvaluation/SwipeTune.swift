@@ -37,6 +37,8 @@ public enum SwipeTune {
         var keyMatch = (mean: 0.0, worst: 0.0)
         /// ``SwipeTurns`` terms (for the offline dump).
         var turns = (unexplained: 0.0, worst: 0.0, corners: 0.0)
+        /// The dictionary's spelling (for the offline dump's side file of words).
+        var word = ""
     }
     struct Sample {
         var fold: Int; var terms: [Term]; var hasTruth: Bool
@@ -141,7 +143,8 @@ public enum SwipeTune {
                      missed: c.terms.missed, truth: SwipeEval.matchKey(c.word) == key,
                      keys: session.base.index(of: c.word).map { session.base.path($0).count } ?? 0,
                      dwell: (c.terms.dwell, c.terms.dwellWorst, c.terms.dwellCorners),
-                     keyMatch: (c.terms.keyMatch, c.terms.keyMatchWorst), turns: (c.terms.turns, c.terms.turnsWorst, c.terms.turnCorners))
+                     keyMatch: (c.terms.keyMatch, c.terms.keyMatchWorst), turns: (c.terms.turns, c.terms.turnsWorst, c.terms.turnCorners),
+                     word: c.word)
             }
             samples.append(Sample(fold: fold(t), terms: terms, hasTruth: terms.contains { $0.truth },
                                   contextFit: try t.context.flatMap { try session.contextFit($0) },
@@ -149,15 +152,22 @@ public enum SwipeTune {
         }
         if let dump = ProcessInfo.processInfo.environment["LEXIFORGE_SWIPE_TUNE_DUMP"] {
             // One row per shortlisted word (offline analysis of the cached terms).
-            var text = "sample\tfold\ttruth\tlocation\tshape\tcost\tlexicon\tlm\tfit\tstart\tend\tlength\tmissed\tkeys\tdwell\tdwellworst\tdwellcorners\tkeymatch\tkeymatchworst\tturns\tturnsworst\tturncorners\tplength\tstraightness\tturning\trowratio\tpduration\tspeed\n"
+            var text = "sample\tfold\ttruth\tlocation\tshape\tcost\tlexicon\tlm\tfit\tstart\tend\tlength\tmissed\tkeys\tdwell\tdwellworst\tdwellcorners\tkeymatch\tkeymatchworst\tturns\tturnsworst\tturncorners\tplength\tstraightness\tturning\trowratio\tpduration\tspeed\tcap\tallcaps\tnonalpha\n"
+            func spelling(_ word: String) -> String {
+                let s = SwipeReranker.Spelling(word)
+                return "\(s.capitalized ? 1 : 0)\t\(s.allCapitals ? 1 : 0)\t\(s.nonLetter ? 1 : 0)"
+            }
             for (n, s) in samples.enumerated() {
                 let p = s.profile
                 let profile = "\(p.logLength)\t\(p.straightness)\t\(p.turning)\t\(p.rowHeightRatio)\t\(p.logDuration ?? 0)\t\(p.speed ?? 0)"
                 for t in s.terms {
-                    text += "\(n)\t\(s.fold)\t\(t.truth ? 1 : 0)\t\(t.location)\t\(t.shape)\t\(t.cost)\t\(t.lexicon)\t\(t.lm)\t\(s.contextFit ?? 0)\t\(t.start)\t\(t.end)\t\(t.length)\t\(t.missed)\t\(t.keys)\t\(t.dwell.unexplained)\t\(t.dwell.worst)\t\(t.dwell.corners)\t\(t.keyMatch.mean)\t\(t.keyMatch.worst)\t\(t.turns.unexplained)\t\(t.turns.worst)\t\(t.turns.corners)\t\(profile)\n"
+                    text += "\(n)\t\(s.fold)\t\(t.truth ? 1 : 0)\t\(t.location)\t\(t.shape)\t\(t.cost)\t\(t.lexicon)\t\(t.lm)\t\(s.contextFit ?? 0)\t\(t.start)\t\(t.end)\t\(t.length)\t\(t.missed)\t\(t.keys)\t\(t.dwell.unexplained)\t\(t.dwell.worst)\t\(t.dwell.corners)\t\(t.keyMatch.mean)\t\(t.keyMatch.worst)\t\(t.turns.unexplained)\t\(t.turns.worst)\t\(t.turns.corners)\t\(profile)\t\(spelling(t.word))\n"
                 }
             }
             try Data(text.utf8).write(to: URL(fileURLWithPath: dump))
+            // The rows' spellings, a line each in the same order (beside the numbers, for analysis).
+            let words = samples.flatMap { $0.terms.map(\.word) }.joined(separator: "\n") + "\n"
+            try Data(words.utf8).write(to: URL(fileURLWithPath: dump + ".words"))
         }
         lines.append("in-dictionary swipes: \(samples.count); the word on the wide shortlist (\(config.wideShortlist)): \(String(format: "%.2f%%", 100 * Double(samples.filter(\.hasTruth).count) / Double(max(1, samples.count))))")
 

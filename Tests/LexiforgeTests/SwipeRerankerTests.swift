@@ -39,13 +39,30 @@ struct SwipeRerankerTests {
         #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: -5, profile: Self.profile)[26 ..< 32]) == [-0.25, -0.5, -1, -1, -1, -4])
         #expect(Array(SwipeReranker.features(of: matched, lm: nil, fit: 0, profile: Self.profile)[20 ..< 26]) == [-0.25, -0.5, -1, -1, -1, -4])
         // The turn terms come next, negated, after the dwell terms when timed; then the profile;
-        // with a context, last its fit and whether there was no word before (fit 0).
+        // with a context, its fit and whether there was no word before (fit 0), and last the
+        // word's spelling flags (capitalized, all capitals, a non-letter).
         (matched.terms.turns, matched.terms.turnsWorst, matched.terms.turnCorners) = (0.5, 2, 0.25)
         (matched.terms.dwell, matched.terms.dwellWorst, matched.terms.dwellCorners) = (1, 3, 4)
         #expect(Array(SwipeReranker.features(of: matched, lm: nil, fit: 0, profile: Self.profile)[26...]) == [-0.5, -2, -0.25] + Self.profile.features(timed: false))
         #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: -5, timed: true, profile: Self.profile)[32...])
-                == [-1, -3, -4, -0.5, -2, -0.25] + Self.profile.features(timed: true) + [-5, 0])
-        #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: 0, profile: Self.profile).suffix(2)) == [0, 1])
+                == [-1, -3, -4, -0.5, -2, -0.25] + Self.profile.features(timed: true) + [-5, 0, 0, 0, 0])
+        #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: 0, profile: Self.profile).suffix(5)) == [0, 1, 0, 0, 0])
+        var name = matched
+        name.word = "McDonald's"
+        #expect(Array(SwipeReranker.features(of: name, lm: -2, fit: -5, profile: Self.profile).suffix(3)) == [1, 0, 1])
+        #expect(SwipeReranker.features(of: name, lm: nil, fit: 0, profile: Self.profile) == SwipeReranker.features(of: matched, lm: nil, fit: 0, profile: Self.profile))
+    }
+
+    @Test("spelling flags worked out by hand", arguments: [
+        ("portland", false, false, false), ("Portland", true, false, false), ("TCO", false, true, false),
+        ("U.S.", false, true, true), ("S.", true, false, true), ("don't", false, false, true), ("iPhone", false, false, false),
+        ("Éclair", true, false, false), ("ÉTÉ", false, true, false), ("3D", false, false, true), ("A", true, false, false), ("", false, false, false),
+    ])
+    func spellingByHand(word: String, capitalized: Bool, allCapitals: Bool, nonLetter: Bool) {
+        // The same rules as the script that fitted the forests (Python's isalpha / isupper per
+        // character); the tuner's dump carries these flags, so the two cannot drift apart.
+        let s = SwipeReranker.Spelling(word)
+        #expect(s.capitalized == capitalized && s.allCapitals == allCapitals && s.nonLetter == nonLetter)
     }
 
     /// An L-shaped swipe: (0, 0) to (2, 0) to (2, 2), a point every 0.1 key widths.

@@ -9,8 +9,9 @@ import Foundation
 /// squares make them. The features (``features(of:lm:fit:timed:profile:)``) are the candidate's
 /// channel distances, DTW cost, end distances and prior, their square roots and products with the
 /// key count, its ``SwipeKeyMatch`` and ``SwipeTurns`` terms (and ``SwipeDwell`` terms for a swipe
-/// with times), with a context six terms of p(word | context), and last the swipe's
-/// ``SwipeProfile``. Every feature is O(1) from what the candidate carries.
+/// with times), with a context six terms of p(word | context), then the swipe's ``SwipeProfile``
+/// and, with a context, its fit and the word's ``Spelling``. Every feature is O(1) from what the
+/// candidate carries.
 ///
 /// A score is the features' weighted sum, plus a hidden layer of tanh units over them, plus a
 /// ``SwipeForest`` of boosted trees over them, each part optional. The fitted rerankers
@@ -19,12 +20,12 @@ import Foundation
 /// swipes of the development set
 /// (`Tests/Bench/swipe-rerank/forest.py`). By nested cross-validation by user they rank better than
 /// the network of 16 tanh units over the top 32 they replace (docs/swipe.md): without context
-/// 88.10% / 95.02% top-1 / top-4 in the dictionary against 87.34% / 94.58%, with context 89.60% /
+/// 88.10% / 95.02% top-1 / top-4 in the dictionary against 87.34% / 94.58%, with context 89.75% /
 /// 95.34% against 88.35% / 94.81% (the context's fit among the features and 600 trees since the
-/// seventeenth session; 89.21% / 95.27% before).
+/// seventeenth session, the spelling since the eighteenth; 89.21% / 95.27% before).
 public struct SwipeReranker: Sendable, Equatable {
     /// One weight per feature of ``features(of:lm:fit:timed:profile:)``, in its order: 33 without
-    /// a context, 41 with one; five more when ``timed``.
+    /// a context, 44 with one; five more when ``timed``.
     public var weights: [Double]
     /// A layer of tanh units over the same features whose weighted sum joins the linear score
     /// (nil: linear only).
@@ -75,11 +76,11 @@ public struct SwipeReranker: Sendable, Equatable {
 
     /// Fitted without context on every swipe of the development set (`forest.py fit nl setA4`).
     public static let withoutContext = SwipeReranker(forest: .compiledIn(SwipeForest.withoutContext), timed: false)
-    /// Fitted with each swipe's sentence before it as context (`forest.py fit ctx+nl setC10`).
+    /// Fitted with each swipe's sentence before it as context (`forest.py fit ctx+nl setC12`).
     public static let withContext = SwipeReranker(forest: .compiledIn(SwipeForest.withContext), timed: false)
     /// Fitted without context on swipes with times (`forest.py fit nl setD4`).
     public static let withoutContextTimed = SwipeReranker(forest: .compiledIn(SwipeForest.withoutContextTimed), timed: true)
-    /// Fitted with context on swipes with times (`forest.py fit ctx+nl setC11`).
+    /// Fitted with context on swipes with times (`forest.py fit ctx+nl setC13`).
     public static let withContextTimed = SwipeReranker(forest: .compiledIn(SwipeForest.withContextTimed), timed: true)
 
     /// The features of a candidate: its channel distances, DTW cost, end distances, squared log
@@ -89,8 +90,9 @@ public struct SwipeReranker: Sendable, Equatable {
     /// mean and worst (``SwipeKeyMatch``), negated, their square roots and their products with the
     /// key count; `timed`, the three dwell terms (negated); then the three turn terms
     /// (``SwipeTurns``, negated); then the swipe's ``SwipeProfile`` (the same for every candidate);
-    /// with `lm`, last the fit itself and 1 when it is 0 (no word before: the decoder's context
-    /// fit of a prompt's first word, and of a front end that passes none), else 0.
+    /// with `lm`, last the fit itself, 1 when it is 0 (no word before: the decoder's context
+    /// fit of a prompt's first word, and of a front end that passes none) else 0, and the three
+    /// ``Spelling`` flags of the candidate's word (1 or 0).
     public static func features(of c: SwipeCandidate, lm: Double?, fit: Double, timed: Bool = false, profile: SwipeProfile) -> [Double] {
         let lex = Double(c.frequency - 255) * SwipeDecoder.lnFrequencyStep
         let keys = Double(c.terms.keys)
@@ -108,8 +110,39 @@ public struct SwipeReranker: Sendable, Equatable {
         if timed { f += [-t.dwell, -t.dwellWorst, -t.dwellCorners] }
         f += [-t.turns, -t.turnsWorst, -t.turnCorners]
         f += profile.features(timed: timed)
-        if lm != nil { f += [fit, fit == 0 ? 1 : 0] }
+        if lm != nil {
+            let spelling = Spelling(c.word)
+            f += [fit, fit == 0 ? 1 : 0, spelling.capitalized ? 1 : 0, spelling.allCapitals ? 1 : 0, spelling.nonLetter ? 1 : 0]
+        }
         return f
+    }
+
+    /// How the dictionary spells a candidate: the context forests' last three features. A swipe
+    /// carries no case, but the spelling says what kind of word it is, and how likely each kind
+    /// is depends on what came before: names and acronyms are rare after words that read like a
+    /// sentence and far more common in a list of unrelated words (docs/swipe.md).
+    public struct Spelling: Sendable, Equatable {
+        /// Starts with an uppercase letter and is not ``allCapitals`` ("Portland", "McDonald's").
+        public var capitalized: Bool
+        /// Two letters or more, all uppercase ("TCO", "U.S.").
+        public var allCapitals: Bool
+        /// Has a character that is not a letter ("don't", "S.", "3D").
+        public var nonLetter: Bool
+
+        public init(_ word: String) {
+            var letters = 0, upper = 0
+            nonLetter = false
+            for ch in word {
+                if ch.isLetter {
+                    letters += 1
+                    if ch.isUppercase { upper += 1 }
+                } else {
+                    nonLetter = true
+                }
+            }
+            allCapitals = letters >= 2 && upper == letters
+            capitalized = !allCapitals && (word.first?.isUppercase ?? false)
+        }
     }
 
     /// The reranked score of a candidate of a swipe with this profile (higher is better); its

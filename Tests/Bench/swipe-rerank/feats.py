@@ -72,6 +72,12 @@ def build(D, kind):
         # differently after a sentence, after unrelated words and at the start.
         f["fit"] = fit
         f["first"] = ((L["fit"] == 0) & ~noctx).astype(float)
+        # The candidate's spelling (SwipeReranker.Spelling; dumps since 2026-11-27, eighteenth
+        # session): capitalized, all capitals, a non-letter. Names and acronyms are rare after a
+        # sentence and common in lists of unrelated words, so they help only beside the fit.
+        for t in ["cap", "allcaps", "nonalpha"]:
+            if t in D:
+                f[t] = D[t]
     names = list(f)
     X = np.column_stack([f[n] for n in names])
     return X, names
