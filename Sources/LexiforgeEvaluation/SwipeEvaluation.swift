@@ -199,13 +199,15 @@ public enum SwipeEval {
     }
 
     /// Decodes one trace with `decoder`, after its sentence's earlier words when there is a
-    /// `predictor` and a sentence (gated by their fit when the decoder's options have a gate).
-    /// Also returns whether it decoded with a context, and the fit.
+    /// `predictor` and a sentence (``SwipeDecoder/decode(_:times:after:model:)``: the fit gates the
+    /// context when the options have a gate, and the context forests read it either way). Also
+    /// returns whether it decoded with a context, and the fit.
     static func decode(_ trace: SwipeTrace, with decoder: SwipeDecoder, predictor: NgramPredictor?) throws
         -> (SwipeDecoding, withContext: Bool, fit: Double?) {
-        let context = try trace.context.flatMap { words in try predictor?.distribution(after: words) }
-        let fit = decoder.options.contextGate == nil ? nil : try trace.context.flatMap { try predictor?.contextFit(of: $0) }
-        return (decoder.decode(trace.points, times: trace.times, context: context, contextFit: fit), context != nil, fit)
+        guard let words = trace.context, let predictor else {
+            return (decoder.decode(trace.points, times: trace.times, context: nil), false, nil)
+        }
+        return (try decoder.decode(trace.points, times: trace.times, after: words, model: predictor), true, try predictor.contextFit(of: words))
     }
 
     public static func run(storePath: String, tracesPath: String, layout: String?, options: SwipeDecoderOptions,

@@ -244,11 +244,12 @@ public final class PlaygroundStore: Sendable {
         decoder.options.limit = try checkedLimit(request.limit, default: 4, limits)
         let (store, predictor) = replica()
         let context = try request.text.map { store.typedInput(try checkedText($0, limits), lastWordComplete: true).context } ?? []
-        let distribution = try context.isEmpty ? nil : predictor?.distribution(after: context)
-        let fit = decoder.options.contextGate == nil || context.isEmpty ? nil : try predictor?.contextFit(of: context)
-        let result = decoder.decode(request.points, times: request.times, context: distribution, contextFit: fit)
+        // With a language model, every swipe decodes after the words before it, none at the start
+        // of the text (as `eval swipe` measures it: the reranker knows a prompt's first word).
+        let result = try predictor.map { try decoder.decode(request.points, times: request.times, after: context, model: $0) }
+            ?? decoder.decode(request.points, times: request.times, context: nil)
         return SwipeAnswer(
-            layout: decoder.dictionary.layout.name, context: distribution == nil ? [] : context,
+            layout: decoder.dictionary.layout.name, context: predictor == nil ? [] : context,
             candidates: result.candidates.map {
                 .init(word: $0.word, score: $0.score, cost: $0.cost, frequency: $0.frequency, contextLogProbability: $0.contextLogProbability)
             },

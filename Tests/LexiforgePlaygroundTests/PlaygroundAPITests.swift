@@ -98,6 +98,14 @@ struct PlaygroundAPITests {
             let timed = try post("/api/stores/0/swipe", ["points": points, "times": points.indices.map { Double($0) * 16 }, "text": "into the"])
             #expect(timed.status == 200, "\(timed.text)")
             #expect((try Body.object(timed)["candidates"] as? [[String: Any]])?.first?["word"] as? String == word, "\(word): \(timed.text)")
+            // At the start of a text: decoded after no words (the model's first-word case), with
+            // the language model's probability on every candidate.
+            let first = try post("/api/stores/0/swipe", ["points": points, "limit": 4])
+            #expect(first.status == 200, "\(first.text)")
+            let firstCandidates = try #require(try Body.object(first)["candidates"] as? [[String: Any]])
+            #expect(firstCandidates.first?["word"] as? String == word, "\(word): \(first.text)")
+            #expect(firstCandidates.allSatisfy { $0["contextLogProbability"] is Double }, "\(first.text)")
+            #expect(try Body.object(first)["context"] as? [String] == [])
         }
     }
 

@@ -490,6 +490,33 @@ struct SwipeContextTests {
         #expect(decoder.decode(points).candidates[0].contextLogProbability == nil)
     }
 
+    @Test("decoding after words computes the context and its fit, with or without a gate",
+          arguments: [["we", "sat"], ["zebra", "the"], []])
+    func decodesAfterWords(before: [String]) throws {
+        let folder = try TemporaryFolder("lexiforge-swipe-context-after")
+        let predictor = try NgramPredictor(store: TrainedStore(path: try Self.store(in: folder)))
+        var builder = SwipeDictionary.Builder(layout: .qwerty)
+        for word in ["in", "on", "the", "bus", "Bus", "ON"] { builder.add(word: word, id: Int64(predictor.id(of: word.lowercased())!), frequency: 150) }
+        let points = (0 ... 10).map { SwipePoint(x: 8.0 - 0.1 * Double($0), y: 0.75 + 0.3 * Double($0)) }
+        for gate in [-4.0, nil] {
+            var options = SwipeDecoderOptions()
+            options.contextGate = gate
+            let decoder = SwipeDecoder(dictionary: builder.build(), options: options)
+            let fit = try predictor.contextFit(of: before)
+            #expect((fit == nil) == before.isEmpty)
+            let expected = decoder.decode(points, context: try predictor.distribution(after: before), contextFit: fit)
+            let decoded = try decoder.decode(points, after: before, model: predictor)
+            #expect(decoded.candidates == expected.candidates && !decoded.candidates.isEmpty)
+            #expect(decoded.candidates.allSatisfy { $0.contextLogProbability != nil })
+            // Without a fit the context rerankers read "no word before": after words, that is
+            // another reranking (scores differ), which `eval swipe` no longer gives without a gate.
+            if !before.isEmpty {
+                let unfitted = decoder.decode(points, context: try predictor.distribution(after: before), contextFit: nil)
+                #expect(unfitted.candidates.map(\.score) != decoded.candidates.map(\.score))
+            }
+        }
+    }
+
     @Test("the cheap stage's bounds never drop a word the shortlist would keep", arguments: [false, true])
     func boundsAreExact(withContext: Bool) throws {
         // 3,000 made-up words of 2-5 letters with frequencies drawn from 120-160 (many ties, so

@@ -18,3 +18,16 @@ extension NgramPredictor {
         return Double(try logProb(of: ids[spelled(last)] ?? -1, context: h).value) / StoreSchema.logScale
     }
 }
+
+extension SwipeDecoder {
+    /// Decodes one swipe after `words`, the words typed before it (none at the start of a text),
+    /// with `model`'s p(word | words) and their fit: what ``decode(_:times:context:contextFit:)``
+    /// needs, computed the way the fitted rerankers were fitted (`eval swipe` and `swipe tune`
+    /// decode through here). An empty `words` is the start of a text: the model's distribution
+    /// after no words, no fit, and the reranker's "no word before" feature set; a front end that
+    /// decodes the first word without a context loses what the model knows of first words.
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    public func decode(_ raw: [SwipePoint], times: [Double]? = nil, after words: [String], model: NgramPredictor) throws -> SwipeDecoding {
+        try decode(raw, times: times, context: model.distribution(after: words), contextFit: model.contextFit(of: words))
+    }
+}

@@ -281,7 +281,9 @@ public struct SwipeDecoder: Sendable {
     /// joins the lexicon prior (``SwipeDecoderOptions/contextWeight``). `context` comes from
     /// ``NgramPredictor/distribution(after:)`` on a store with a language model; nil decodes
     /// without context. `contextFit` (``NgramPredictor/contextFit(of:)`` of the same words) lets
-    /// ``SwipeDecoderOptions/contextGate`` weigh a context that reads like no sentence less.
+    /// ``SwipeDecoderOptions/contextGate`` weigh a context that reads like no sentence less, and
+    /// the context rerankers read it (nil reads as "no word before").
+    /// ``decode(_:times:after:model:)`` computes both from the words before the swipe.
     ///
     /// Stages: simplify (thesis 2.3); the four filters; every survivor scored by the location and
     /// shape channels on resampled paths plus the prior (O(points) each, no alignment); the best
