@@ -307,6 +307,10 @@ struct SwipeForestTests {
         #expect(forest.score([0.5, 9]) == 1.25)        // on the threshold: left
         #expect(forest.score([0.6, 2]) == 2.25)
         #expect(forest.score([0.6, 2.01]) == 3.25)
+        // Many rows at once (walked four at a time, the ninth alone): walks of one and two steps
+        // share a group, and each row gets its own score.
+        let rows: [[Double]] = [[0, 0], [0.6, 2], [0.6, 2.01], [0.5, 9], [0.6, 2.01], [0, 0], [0.6, 2], [1, -1], [0.7, 3]]
+        #expect(forest.scores(rows) == [1.25, 2.25, 3.25, 1.25, 3.25, 1.25, 2.25, 2.25, 3.25])
         let reranker = SwipeReranker(forest: forest, timed: false)
         #expect(reranker.weights == [0, 0] && reranker.hidden == nil)
     }

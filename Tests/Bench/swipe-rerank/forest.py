@@ -2,11 +2,13 @@
 
 The same features as mlp.py over each swipe's top 64 (the decoder's `rerank`; mlp.py reranks 32), ranked by a LightGBM `lambdarank`
 forest (300 trees of 31 leaves without context, 600 with; learning rate 0.05, NDCG truncated at
-10, rows and features bagged at 0.8, one thread, seed 1: the same forest on every run).
+10, rows and features bagged at 0.8, one thread, seed 1: the same forest on every run). The
+context forests are an ensemble of two such forests, seeds 1 and 2, averaged (`seeds_for`).
 
 cv:  nested by-user figures (fit on 4 folds, measure the 5th) at 300, 600 and 1000 trees
      (CV_TREES=600 for one size alone, CV_TREES=shipped for the size `fit` uses).
-fit: fit on every fold (`trees_for(KIND)` trees), check that the encoded forest scores 20,000 rows
+fit: fit on every fold (`trees_for(KIND)` trees per seed, the seeds' trees in one forest with
+     their leaves divided by the number of seeds), check that the encoded forest scores 20,000 rows
      as LightGBM does (its leaves are Float32: within 1e-4), and print `static let NAME = "..."`
      (base64 of the encoding SwipeForest.swift reads) for Sources/LexiforgeReader/Swipe/
      SwipeForest+Fitted.swift (without context) or SwipeForest+FittedContext.swift (with), with
@@ -14,7 +16,7 @@ fit: fit on every fold (`trees_for(KIND)` trees), check that the encoded forest 
 
 Needs `pip install lightgbm` (4.x) beside numpy.
 """
-import base64, os, struct, sys, time, numpy as np
+import base64, json, os, struct, sys, time, numpy as np
 import lightgbm as lgb
 from common import *
 from models import *
@@ -22,11 +24,18 @@ from models import *
 PARAMS = dict(objective="lambdarank", learning_rate=0.05, num_leaves=31, min_data_in_leaf=50,
               feature_fraction=0.8, bagging_fraction=0.8, bagging_freq=1, lambdarank_truncation_level=10,
               lambda_l2=1.0, verbose=-1, num_threads=1, seed=1, deterministic=True)
+# PARAMS_JSON='{"feature_fraction": 0.5}' overrides the shipped parameters (experiments).
+PARAMS.update(json.loads(os.environ.get("PARAMS_JSON", "{}")))
 TREES = 300
 def trees_for(kind):
     """The shipped size: 600 trees for the context forests (since 2026-11-27, seventeenth session:
     nested +0.24 top-1, +0.08 top-4 over 300, every fold), 300 without context; TREES overrides."""
     return int(os.environ.get("TREES", 600 if "ctx" in kind else TREES))
+def seeds_for(kind):
+    """The shipped ensemble: the context forests average two forests of LightGBM seeds 1 and 2
+    (since 2026-11-28: nested +0.15 top-1 over seed 1 alone, every fold), the others are seed 1
+    alone; SEEDS overrides."""
+    return [int(x) for x in os.environ.get("SEEDS", "1,2" if "ctx" in kind else "1").split(",")]
 # Candidates per swipe: the best 64 by the decoder's linear score (SwipeDecoderOptions.rerank).
 # Since 2026-11-27 (sixteenth session; 32 before): top-4 +0.24 without context, +0.10 with, nested,
 # on the first two folds, for 0.4 ms of p50.
@@ -39,12 +48,13 @@ def fit_forest(X, D, trees=TREES):
     data = lgb.Dataset(X[keep], D["truthb"][keep].astype(int), group=count, params={"verbose": -1})
     return lgb.train(PARAMS, data, num_boost_round=trees)
 
-def encode(model, F):
+def encode(model, F, scale=1.0):
     """The forest as SwipeForest reads it (little-endian): "LXRF", version 2, UInt16 features,
     UInt32 trees; per feature UInt16 thresholds and their Float64s (ascending); per tree UInt16
     inner nodes, each UInt8 feature, UInt16 threshold index, Int16 left, Int16 right (a child
     below 0 is leaf ~child), then the inner nodes + 1 leaves as Float32. x <= threshold goes left."""
-    trees = model.dump_model()["tree_info"]
+    models = model if isinstance(model, list) else [model]
+    trees = [t for m in models for t in m.dump_model()["tree_info"]]
     thresholds = [set() for _ in range(F)]
     def walk(n):
         if "leaf_value" in n: return
@@ -61,7 +71,7 @@ def encode(model, F):
         inner, leaves = [], []
         def number(n):
             if "leaf_value" in n:
-                leaves.append(float(n["leaf_value"])); return ~(len(leaves) - 1)
+                leaves.append(scale * float(n["leaf_value"])); return ~(len(leaves) - 1)
             k = len(inner); inner.append(None)
             l = number(n["left_child"]); r = number(n["right_child"])
             f = n["split_feature"]
@@ -107,16 +117,26 @@ if __name__ == "__main__":
         res, after = {}, {}
         sizes = os.environ.get("CV_TREES", "300,600,1000")
         sizes = [trees_for(kind)] if sizes == "shipped" else [int(t) for t in sizes.split(",")]
+        # Per fold, one forest per seed of the shipped ensemble (`seeds_for`; SEEDS=1 for one),
+        # their scores averaged.
+        seeds = seeds_for(kind)
         for k in range(5):
             tr = D["sfold"] != k
-            Dtr = subset(D, tr); Dte = subset(D, ~tr)
-            model = fit_forest(X[Dtr["rows"]], Dtr, max(sizes))
+            # LEARNING_DROP=n: fit on n fewer of the other folds (the next ones after k), for a
+            # learning curve: how much the nested figure grows with the number of users fitted on.
+            for j in range(1, 1 + int(os.environ.get("LEARNING_DROP", "0"))):
+                tr = tr & (D["sfold"] != (k + j) % 5)
+            Dtr = subset(D, tr); Dte = subset(D, D["sfold"] == k)
+            models = []
+            for seed in seeds:
+                PARAMS["seed"] = seed
+                models.append(fit_forest(X[Dtr["rows"]], Dtr, max(sizes)))
             # The swipes after words that read like a sentence (context fit at least the gate, −4;
             # 0 is a prompt's first word, which has none): `eval swipe`'s thesis comparison.
             fit = Dte["fit"][Dte["starts"]]
             sentence = (fit >= -4) & (fit != 0)
             for trees in sizes:
-                s = model.predict(X[Dte["rows"]], num_iteration=trees)
+                s = sum(m.predict(X[Dte["rows"]], num_iteration=trees) for m in models) / len(models)
                 r = acc_by_fold(s, Dte, {k: DENOM[k]})[0]
                 res.setdefault(trees, []).append(r)
                 better = ranks(s, Dte)[sentence]
@@ -130,13 +150,21 @@ if __name__ == "__main__":
     else:
         name = sys.argv[4] if len(sys.argv) > 4 else "forest"
         trees = trees_for(kind)
-        model = fit_forest(X, D, trees)
-        blob = encode(model, X.shape[1])
+        # One forest per seed (`seeds_for`), their trees in one forest with every leaf divided by
+        # their number: the average of their scores (the scale is a power of two for 1, 2 or 4
+        # seeds, so the Float32 leaves lose nothing more).
+        models = []
+        for seed in seeds_for(kind):
+            PARAMS["seed"] = seed
+            models.append(fit_forest(X, D, trees))
+        blob = encode(models, X.shape[1], 1 / len(models))
         sample = np.random.default_rng(1).choice(len(X), 20000, replace=False)
-        mine, theirs = decode_score(blob, X[sample]), model.predict(X[sample])
+        mine = decode_score(blob, X[sample])
+        theirs = sum(m.predict(X[sample]) for m in models) / len(models)
         # The same trees and thresholds; the leaves rounded to Float32 move a score by about 1e-6.
         assert np.allclose(mine, theirs, rtol=0, atol=1e-4), np.abs(mine - theirs).max()
-        print("// %s, %d features, %d trees, %d bytes; fitted %s" % (setf, X.shape[1], trees, len(blob), time.strftime("%Y-%m-%d")))
+        print("// %s, %d features, %d trees%s, %d bytes; fitted %s" % (setf, X.shape[1], trees * len(models),
+              " (%d seeds of %d)" % (len(models), trees) if len(models) > 1 else "", len(blob), time.strftime("%Y-%m-%d")))
         print('static let %s = "%s"' % (name, base64.b64encode(blob).decode()))
         for j in sample[:8]:
             print("([%s], %.17g)," % (", ".join("%.17g" % x for x in X[j]), mine[list(sample).index(j)]), file=sys.stderr)
