@@ -56,7 +56,7 @@ if python3 -c 'import numpy, lightgbm' 2>/dev/null; then
       (DUMP="$WORK/dump.tsv" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv nl setD4 > "$WORK/cv-nl.txt" &
        DUMP="$WORK/dump.tsv" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv ctx+nl setC13 > "$WORK/cv-ctx.txt"; wait)); then
     # At the shipped sizes (forest.py's trees_for: 300 trees without context, 600 with) and
-    # seeds (seeds_for: the context forests average seeds 1 and 2).
+    # seeds (seeds_for: every forest averages seeds 1 and 2).
     grep -h -A1 '^RESULT' "$WORK/cv-nl.txt" "$WORK/cv-ctx.txt" | grep -v -e '^--' |
       sed 's/^RESULT forest nl/no context:/; s/^RESULT forest ctx+nl/context:/' | tee -a "$REPORT"
   else

@@ -11,8 +11,8 @@ import Foundation
 /// Every tree's inner nodes lie in one array (24 bytes a node: threshold, feature, children); a
 /// child below 0 is the leaf `~child`. Thresholds are numbered per feature in the encoding (a
 /// forest splits each feature at a few hundred values at most), so an inner node takes 7 bytes
-/// there, and a leaf 4 (Float32). The fitted forests (300 trees of 31 leaves without a context,
-/// 1,200 with one) take about 0.3 and 1.2 MB each in memory; a swipe's 64 candidates are scored
+/// there, and a leaf 4 (Float32). The fitted forests (600 trees of 31 leaves without a context,
+/// 1,200 with one) take about 0.6 and 1.2 MB each in memory; a swipe's 64 candidates are scored
 /// tree by tree, four walks at a time (``scores(_:)``).
 public struct SwipeForest: Sendable, Equatable {
     /// How many features a scored row has.

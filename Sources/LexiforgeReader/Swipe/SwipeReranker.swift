@@ -15,13 +15,13 @@ import Foundation
 ///
 /// A score is the features' weighted sum, plus a hidden layer of tanh units over them, plus a
 /// ``SwipeForest`` of boosted trees over them, each part optional. The fitted rerankers
-/// (``fitted(context:timed:)``) are forests alone since 2026-11-27: LambdaMART, 300 trees of 31
-/// leaves without a context, and with one the average of two forests of 600 (LightGBM seeds 1
-/// and 2, since 2026-11-28), fitted on the top 64 of each of the 20,000 real swipes of the
-/// development set
+/// (``fitted(context:timed:)``) are forests alone since 2026-11-27: LambdaMART, trees of 31
+/// leaves, each the average of two forests (LightGBM seeds 1 and 2, since 2026-11-28) of 300
+/// trees without a context and 600 with one, fitted on the top 64 of each of the 20,000 real
+/// swipes of the development set
 /// (`Tests/Bench/swipe-rerank/forest.py`). By nested cross-validation by user they rank better than
 /// the network of 16 tanh units over the top 32 they replace (docs/swipe.md): without context
-/// 88.10% / 95.02% top-1 / top-4 in the dictionary against 87.34% / 94.58%, with context 89.90% /
+/// 88.12% / 95.08% top-1 / top-4 in the dictionary against 87.34% / 94.58%, with context 89.90% /
 /// 95.37% against 88.35% / 94.81% (the context's fit among the features and 600 trees since the
 /// seventeenth session, the spelling since the eighteenth, two seeds since the nineteenth; 89.21% /
 /// 95.27% before).

@@ -2,8 +2,8 @@
 
 The same features as mlp.py over each swipe's top 64 (the decoder's `rerank`; mlp.py reranks 32), ranked by a LightGBM `lambdarank`
 forest (300 trees of 31 leaves without context, 600 with; learning rate 0.05, NDCG truncated at
-10, rows and features bagged at 0.8, one thread, seed 1: the same forest on every run). The
-context forests are an ensemble of two such forests, seeds 1 and 2, averaged (`seeds_for`).
+10, rows and features bagged at 0.8, one thread, seed 1: the same forest on every run). Each
+shipped forest is an ensemble of two such forests, seeds 1 and 2, averaged (`seeds_for`).
 
 cv:  nested by-user figures (fit on 4 folds, measure the 5th) at 300, 600 and 1000 trees
      (CV_TREES=600 for one size alone, CV_TREES=shipped for the size `fit` uses).
@@ -32,10 +32,10 @@ def trees_for(kind):
     nested +0.24 top-1, +0.08 top-4 over 300, every fold), 300 without context; TREES overrides."""
     return int(os.environ.get("TREES", 600 if "ctx" in kind else TREES))
 def seeds_for(kind):
-    """The shipped ensemble: the context forests average two forests of LightGBM seeds 1 and 2
-    (since 2026-11-28: nested +0.15 top-1 over seed 1 alone, every fold), the others are seed 1
-    alone; SEEDS overrides."""
-    return [int(x) for x in os.environ.get("SEEDS", "1,2" if "ctx" in kind else "1").split(",")]
+    """The shipped ensemble: every forest averages two forests of LightGBM seeds 1 and 2 (since
+    2026-11-28: nested, with context +0.15 top-1 over seed 1 alone, every fold; without, +0.06
+    top-4, four folds of five; a third seed added nothing); SEEDS overrides."""
+    return [int(x) for x in os.environ.get("SEEDS", "1,2").split(",")]
 # Candidates per swipe: the best 64 by the decoder's linear score (SwipeDecoderOptions.rerank).
 # Since 2026-11-27 (sixteenth session; 32 before): top-4 +0.24 without context, +0.10 with, nested,
 # on the first two folds, for 0.4 ms of p50.
@@ -48,12 +48,12 @@ def fit_forest(X, D, trees=TREES):
     data = lgb.Dataset(X[keep], D["truthb"][keep].astype(int), group=count, params={"verbose": -1})
     return lgb.train(PARAMS, data, num_boost_round=trees)
 
-def encode(model, F, scale=1.0):
-    """The forest as SwipeForest reads it (little-endian): "LXRF", version 2, UInt16 features,
-    UInt32 trees; per feature UInt16 thresholds and their Float64s (ascending); per tree UInt16
-    inner nodes, each UInt8 feature, UInt16 threshold index, Int16 left, Int16 right (a child
-    below 0 is leaf ~child), then the inner nodes + 1 leaves as Float32. x <= threshold goes left."""
-    models = model if isinstance(model, list) else [model]
+def encode(models, F, scale=1.0):
+    """The trees of `models`, in order, as one forest, each leaf times `scale`, encoded as
+    SwipeForest reads it (little-endian): "LXRF", version 2, UInt16 features, UInt32 trees; per
+    feature UInt16 thresholds and their Float64s (ascending); per tree UInt16 inner nodes, each
+    UInt8 feature, UInt16 threshold index, Int16 left, Int16 right (a child below 0 is leaf
+    ~child), then the inner nodes + 1 leaves as Float32. x <= threshold goes left."""
     trees = [t for m in models for t in m.dump_model()["tree_info"]]
     thresholds = [set() for _ in range(F)]
     def walk(n):
@@ -135,17 +135,22 @@ if __name__ == "__main__":
             # 0 is a prompt's first word, which has none): `eval swipe`'s thesis comparison.
             fit = Dte["fit"][Dte["starts"]]
             sentence = (fit >= -4) & (fit != 0)
+            # SEED_CURVE=1: also the averages of the first 1, 2, … seeds' forests.
+            counts = range(1, len(models) + 1) if os.environ.get("SEED_CURVE") else [len(models)]
             for trees in sizes:
-                s = sum(m.predict(X[Dte["rows"]], num_iteration=trees) for m in models) / len(models)
-                r = acc_by_fold(s, Dte, {k: DENOM[k]})[0]
-                res.setdefault(trees, []).append(r)
-                better = ranks(s, Dte)[sentence]
-                after.setdefault(trees, []).append(((better == 0).sum(), (better < 4).sum(), len(better)))
-                print("fold", k, "trees", trees, r, "%.0fs" % (time.time() - t0), flush=True)
-        for trees, r in res.items():
-            print("RESULT forest", kind, setf, trees, "trees: top1 %.2f top4 %.2f" % tuple(np.mean(r, 0) * 100), flush=True)
+                scores = [m.predict(X[Dte["rows"]], num_iteration=trees) for m in models]
+                for n in counts:
+                    s = sum(scores[:n]) / n
+                    r = acc_by_fold(s, Dte, {k: DENOM[k]})[0]
+                    key = "%d trees" % trees + (", %d seeds" % n if n != len(models) or len(counts) > 1 else "")
+                    res.setdefault(key, []).append(r)
+                    better = ranks(s, Dte)[sentence]
+                    after.setdefault(key, []).append(((better == 0).sum(), (better < 4).sum(), len(better)))
+                    print("fold", k, key, r, "%.0fs" % (time.time() - t0), flush=True)
+        for key, r in res.items():
+            print("RESULT forest", kind, setf, key + ": top1 %.2f top4 %.2f" % tuple(np.mean(r, 0) * 100), flush=True)
             if "ctx" in kind:
-                a = np.sum(after[trees], 0)
+                a = np.sum(after[key], 0)
                 print("  after words that read like a sentence (%d swipes): top1 %.2f top4 %.2f" % (a[2], 100 * a[0] / a[2], 100 * a[1] / a[2]), flush=True)
     else:
         name = sys.argv[4] if len(sys.argv) > 4 else "forest"
