@@ -207,7 +207,8 @@ public enum SwipeEval {
         guard let words = trace.context, let predictor else {
             return (decoder.decode(trace.points, times: trace.times, context: nil), false, nil)
         }
-        return (try decoder.decode(trace.points, times: trace.times, after: words, model: predictor), true, try predictor.contextFit(of: words))
+        let decoding = try decoder.decode(trace.points, times: trace.times, after: words, model: predictor)
+        return (decoding, true, decoding.contextFit)
     }
 
     public static func run(storePath: String, tracesPath: String, layout: String?, options: SwipeDecoderOptions,

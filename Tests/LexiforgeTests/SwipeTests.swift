@@ -508,6 +508,7 @@ struct SwipeContextTests {
             let decoded = try decoder.decode(points, after: before, model: predictor)
             #expect(decoded.candidates == expected.candidates && !decoded.candidates.isEmpty)
             #expect(decoded.candidates.allSatisfy { $0.contextLogProbability != nil })
+            #expect(decoded.contextFit == fit && expected.contextFit == fit)
             // Without a fit the context rerankers read "no word before": after words, that is
             // another reranking (scores differ), which `eval swipe` no longer gives without a gate.
             if !before.isEmpty {

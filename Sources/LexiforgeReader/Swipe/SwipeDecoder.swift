@@ -152,6 +152,9 @@ public struct SwipeDecoding: Sendable {
     /// DTW columns computed and reused through the prefix cache.
     public var columnsComputed = 0
     public var columnsReused = 0
+    /// The context's fit the decode read (its `contextFit`; ``SwipeDecoder/decode(_:times:after:model:)``
+    /// computes it): nil without one.
+    public var contextFit: Double? = nil
 }
 
 /// The reference swipe decoder (thesis chapter 2): simplify the input, filter the dictionary with
@@ -294,12 +297,16 @@ public struct SwipeDecoder: Sendable {
     /// `times` (milliseconds, one per point) let the reranker see where the swipe slows down
     /// (``SwipeDwell``: people slow at the keys they mean); without them it ranks by the path alone.
     public func decode(_ raw: [SwipePoint], times: [Double]? = nil, context: ContextDistribution?, contextFit: Double? = nil) -> SwipeDecoding {
-        guard let gate = options.contextGate, let contextFit, contextFit < gate else {
-            return decodeWeighted(raw, times: times, context: context, contextFit: contextFit)
+        var decoding: SwipeDecoding
+        if let gate = options.contextGate, let contextFit, contextFit < gate {
+            var decoder = self
+            decoder.options.contextWeight = options.contextWeightLow
+            decoding = decoder.decodeWeighted(raw, times: times, context: context, contextFit: contextFit)
+        } else {
+            decoding = decodeWeighted(raw, times: times, context: context, contextFit: contextFit)
         }
-        var decoder = self
-        decoder.options.contextWeight = options.contextWeightLow
-        return decoder.decodeWeighted(raw, times: times, context: context, contextFit: contextFit)
+        decoding.contextFit = contextFit
+        return decoding
     }
 
     /// Decodes one swipe with its points' times (milliseconds) and no context.
