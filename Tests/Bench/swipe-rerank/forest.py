@@ -41,12 +41,12 @@ def seeds_for(kind):
 # on the first two folds, for 0.4 ms of p50.
 RERANK = 64
 
-def fit_forest(X, D, trees=TREES):
+def fit_forest(X, D, trees=TREES, seed=PARAMS["seed"]):
     """LambdaMART over each swipe's rows (the swipes whose word is among them; label 1 for it)."""
     keep = D["hasTruth"][D["gid"]]
     _, count = np.unique(D["gid"][keep], return_counts=True)
     data = lgb.Dataset(X[keep], D["truthb"][keep].astype(int), group=count, params={"verbose": -1})
-    return lgb.train(PARAMS, data, num_boost_round=trees)
+    return lgb.train(dict(PARAMS, seed=seed), data, num_boost_round=trees)
 
 def encode(models, F, scale=1.0):
     """The trees of `models`, in order, as one forest, each leaf times `scale`, encoded as
@@ -127,10 +127,7 @@ if __name__ == "__main__":
             for j in range(1, 1 + int(os.environ.get("LEARNING_DROP", "0"))):
                 tr = tr & (D["sfold"] != (k + j) % 5)
             Dtr = subset(D, tr); Dte = subset(D, D["sfold"] == k)
-            models = []
-            for seed in seeds:
-                PARAMS["seed"] = seed
-                models.append(fit_forest(X[Dtr["rows"]], Dtr, max(sizes)))
+            models = [fit_forest(X[Dtr["rows"]], Dtr, max(sizes), seed) for seed in seeds]
             # The swipes after words that read like a sentence (context fit at least the gate, −4;
             # 0 is a prompt's first word, which has none): `eval swipe`'s thesis comparison.
             fit = Dte["fit"][Dte["starts"]]
@@ -142,7 +139,7 @@ if __name__ == "__main__":
                 for n in counts:
                     s = sum(scores[:n]) / n
                     r = acc_by_fold(s, Dte, {k: DENOM[k]})[0]
-                    key = "%d trees" % trees + (", %d seeds" % n if n != len(models) or len(counts) > 1 else "")
+                    key = "%d trees" % trees + (", %d seeds" % n if len(counts) > 1 else "")
                     res.setdefault(key, []).append(r)
                     better = ranks(s, Dte)[sentence]
                     after.setdefault(key, []).append(((better == 0).sum(), (better < 4).sum(), len(better)))
@@ -158,10 +155,7 @@ if __name__ == "__main__":
         # One forest per seed (`seeds_for`), their trees in one forest with every leaf divided by
         # their number: the average of their scores (the scale is a power of two for 1, 2 or 4
         # seeds, so the Float32 leaves lose nothing more).
-        models = []
-        for seed in seeds_for(kind):
-            PARAMS["seed"] = seed
-            models.append(fit_forest(X, D, trees))
+        models = [fit_forest(X, D, trees, seed) for seed in seeds_for(kind)]
         blob = encode(models, X.shape[1], 1 / len(models))
         sample = np.random.default_rng(1).choice(len(X), 20000, replace=False)
         mine = decode_score(blob, X[sample])
