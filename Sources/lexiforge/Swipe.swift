@@ -40,6 +40,12 @@ struct DecoderOptions: ParsableArguments {
     var verticalOffset: Double?
     @Option(help: "DTW: each point pays at most this (key widths²; 0: plain squared distance).")
     var costRobustness: Double?
+    @Option(help: "DTW locality: a point s key widths along the swipe fits a segment spanning [a, b] along the word's path when 0.5·a − slack ≤ s ≤ high·b + slack; this is high.")
+    var localityHigh: Double?
+    @Option(help: "DTW locality: the slack, key widths (see --locality-high).")
+    var localitySlack: Double?
+    @Flag(help: "Bound the DTW by the locality constraint, words outside it paying the capped cost (the thesis's rule; default: report it to the reranker).")
+    var localityCaps = false
     @Option(help: "Length filter: a tap (a swipe under 0.3 key widths) keeps words up to this long (key widths; default: any length; 0: the bound of other swipes).")
     var tapLengthBound: Double?
 
@@ -62,6 +68,9 @@ struct DecoderOptions: ParsableArguments {
         if let verticalOffset { o.verticalOffset = verticalOffset }
         if let costRobustness { o.costRobustness = costRobustness }
         if let tapLengthBound { o.tapLengthBound = tapLengthBound }
+        if let localityHigh { o.localityHigh = localityHigh }
+        if let localitySlack { o.localitySlack = localitySlack }
+        if localityCaps { o.localityCaps = true }
         return o
     }
 }

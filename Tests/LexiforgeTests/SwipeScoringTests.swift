@@ -101,4 +101,63 @@ struct SwipeScoringTests {
         #expect(plain.cost < options.costCap && robust.cost < plain.cost)
         #expect(robust.cost <= 0.5)
     }
+
+    @Test("the locality constraint: reported by default, capping the cost when asked, the report the constrained DTW's reach")
+    func locality() {
+        let (dictionary, points) = Self.toSwipe()
+        var options = SwipeDecoderOptions()
+        options.rerank = 0
+        options.limit = 10
+        // "to" swiped with a loop: t to o, back to t and to o again, three times its length.
+        let looped = points + points.reversed().dropFirst() + points.dropFirst()
+        let free = SwipeDecoder(dictionary: dictionary, options: options).decode(looped).candidates.first { $0.word == "to" }!
+        // The segment DTW never maps a point behind the one before it on a segment, so the way
+        // back pays, but less than the cap.
+        #expect(free.terms.outsideLocality && free.cost < options.costCap)
+        options.localityCaps = true
+        let capped = SwipeDecoder(dictionary: dictionary, options: options).decode(looped).candidates.first { $0.word == "to" }!
+        #expect(capped.terms.outsideLocality && capped.cost == options.costCap)
+        // The plain swipe lies within it either way.
+        let plain = SwipeDecoder(dictionary: dictionary, options: options).decode(points).candidates.first { $0.word == "to" }!
+        #expect(!plain.terms.outsideLocality && plain.cost < 0.05)
+
+        // Made-up swipes against words of 1 to 6 keys, every filter open: with the constraint
+        // bounding the DTW and no cap (a reachable word's cost can pass the cap: a warping path
+        // can map a point to several columns), a word's cost is infinite exactly when it is
+        // reported outside, and the report does not depend on whether the constraint bounds.
+        var builder = SwipeDictionary.Builder(layout: .qwerty)
+        let words = ["a", "to", "top", "type", "tripe", "typist", "go", "pot", "quiz", "plum", "mop", "zebra", "loop", "kiwi"]
+        for word in words { builder.add(word: word, frequency: 150) }
+        let many = builder.build()
+        var open = SwipeDecoderOptions()
+        open.rerank = 0
+        open.limit = 100
+        open.shortlist = 100
+        open.startRadius = 100; open.endRadius = 100; open.directionTolerance = 360
+        open.lengthA = 0; open.lengthB = 100; open.lengthC = 100
+        var state: UInt64 = 2026
+        func next() -> Double { state = state &* 6364136223846793005 &+ 1442695040888963407; return Double(state >> 11) / Double(1 << 53) }
+        var outside = 0, inside = 0
+        for _ in 0 ..< 60 {
+            let count = 2 + Int(next() * 30)
+            var x = next() * 10, y = next() * 4.5
+            let swipe = (0 ..< count).map { _ -> SwipePoint in
+                x = min(10, max(0, x + (next() - 0.5) * 2)); y = min(4.5, max(0, y + (next() - 0.5) * 1.2))
+                return SwipePoint(x: x, y: y)
+            }
+            var bounded = open
+            bounded.localityCaps = true
+            bounded.costCap = .infinity
+            let a = SwipeDecoder(dictionary: many, options: open).decode(swipe).candidates
+            let b = SwipeDecoder(dictionary: many, options: bounded).decode(swipe).candidates
+            #expect(Set(a.map(\.word)) == Set(b.map(\.word)))
+            for c in b {
+                #expect((c.cost == .infinity) == c.terms.outsideLocality, "\(c.word)")
+                #expect(a.first { $0.word == c.word }?.terms.outsideLocality == c.terms.outsideLocality)
+                if c.terms.outsideLocality { outside += 1 } else { inside += 1 }
+            }
+        }
+        // Both kinds occur, so the comparison means something.
+        #expect(outside > 20 && inside > 20)
+    }
 }

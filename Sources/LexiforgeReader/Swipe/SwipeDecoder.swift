@@ -42,6 +42,13 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     public var localityLow = 0.5
     public var localityHigh = 1.9
     public var localitySlack = 1.5
+    /// Whether the locality constraint bounds the DTW, a word no warping path reaches within it
+    /// paying ``costCap`` (the thesis's rule, and this decoder's until 2026-11-28). Off by default:
+    /// real swipes that loop at a double letter ("see", "good") or wander pass every key of their
+    /// word yet fall outside it, so the DTW runs unconstrained and whether the word lies outside
+    /// the constraint is reported instead (``SwipeCandidate/Terms-swift.struct/outsideLocality``),
+    /// a feature of the fitted context rerankers (docs/swipe.md, *The locality constraint*).
+    public var localityCaps = false
 
     /// Points both the swipe and each word's perfect swipe are resampled to (equal spacing along
     /// the path) for the location and shape channels.
@@ -134,6 +141,10 @@ public struct SwipeCandidate: Sendable, Equatable, CustomStringConvertible {
         /// ``SwipeTurns/terms(keys:)`` of the word: turns of the swipe against the word's corner
         /// keys (reranked candidates).
         public var turns = 0.0, turnsWorst = 0.0, turnCorners = 0.0
+        /// Whether no warping path reaches the word within the locality constraint
+        /// (``SwipeDecoderOptions/localityLow``, `localityHigh`, `localitySlack`): the words the
+        /// constraint would cap (DTW-scored candidates).
+        public var outsideLocality = false
     }
     public var terms = Terms()
 
@@ -158,8 +169,9 @@ public struct SwipeDecoding: Sendable {
 }
 
 /// The reference swipe decoder (thesis chapter 2): simplify the input, filter the dictionary with
-/// four cheap tests, score the survivors with segment-based dynamic time warping under a locality
-/// constraint (sharing work between words with a common key-path prefix), add the frequency prior,
+/// four cheap tests, score the survivors with segment-based dynamic time warping (sharing work
+/// between words with a common key-path prefix; the thesis's locality constraint is reported to
+/// the reranker, not imposed: ``SwipeDecoderOptions/localityCaps``), add the frequency prior,
 /// and return the best ``SwipeDecoderOptions/limit``.
 ///
 /// ```swift
@@ -586,6 +598,40 @@ public struct SwipeDecoder: Sendable {
         }
     }
 
+    /// Whether no warping path of the segment DTW over `columns` columns (2 · keys − 1; column j
+    /// is key j/2's centre for even j, else the segment to the next key) stays within the
+    /// locality constraint, `perfectAlong[k]` being the distance along the word's perfect swipe at
+    /// key k: exactly the words the constrained DTW cannot reach (``SwipeDecoderOptions/localityCaps``).
+    /// The points a column allows are a run of consecutive points (`along` never decreases), a
+    /// path enters a column at or after the first point it reached in the previous one and at
+    /// most one point after that column's last, and it must end on the last point.
+    /// - Complexity: O(columns · log points).
+    func outsideLocality(along: [Double], perfectAlong: [Double], columns m: Int) -> Bool {
+        let n = along.count
+        guard n > 0, m > 0 else { return true }
+        // First point at or past `value`; the count of points at or before it.
+        func firstAtLeast(_ value: Double) -> Int {
+            var lo = 0, hi = n
+            while lo < hi { let mid = (lo + hi) / 2; if along[mid] < value { lo = mid + 1 } else { hi = mid } }
+            return lo
+        }
+        func countAtMost(_ value: Double) -> Int {
+            var lo = 0, hi = n
+            while lo < hi { let mid = (lo + hi) / 2; if along[mid] <= value { lo = mid + 1 } else { hi = mid } }
+            return lo
+        }
+        var reachedFirst = 0, reachedLast = -1
+        for j in 0 ..< m {
+            let ka = j / 2, kb = (j + 1) / 2
+            let first = firstAtLeast(options.localityLow * perfectAlong[ka] - options.localitySlack)
+            let last = countAtMost(options.localityHigh * perfectAlong[kb] + options.localitySlack) - 1
+            let entry = j == 0 ? 0 : max(first, reachedFirst)
+            if entry < first || entry > last || (j > 0 && entry > reachedLast + 1) { return true }
+            reachedFirst = entry; reachedLast = last
+        }
+        return reachedLast != n - 1
+    }
+
     /// Adds the segment-DTW term to shortlisted entries (sorted by key path, reusing the DTW
     /// columns of the common key-path prefix) and keeps the best ``SwipeDecoderOptions/limit``.
     func score(_ swipe: PreparedSwipe, _ entries: ArraySlice<Shortlisted>) -> Scored {
@@ -641,13 +687,14 @@ public struct SwipeDecoder: Sendable {
                                             contextLogProbability: lm, terms: terms), entry: i, limit: keep)
                 continue
             }
+            terms.outsideLocality = outsideLocality(along: along, perfectAlong: perfectAlong, columns: m)
             var abandoned = false
             while start < m {
                 let j = start
                 let ka = j / 2, kb = (j + 1) / 2
                 let a = centres[Int(path[path.startIndex + ka])], b = centres[Int(path[path.startIndex + kb])]
-                let low = options.localityLow * perfectAlong[ka] - options.localitySlack
-                let high = options.localityHigh * perfectAlong[kb] + options.localitySlack
+                let low = options.localityCaps ? options.localityLow * perfectAlong[ka] - options.localitySlack : -Double.infinity
+                let high = options.localityCaps ? options.localityHigh * perfectAlong[kb] + options.localitySlack : Double.infinity
                 let dx = b.x - a.x, dy = b.y - a.y
                 let segmentSquared = dx * dx + dy * dy
                 let base = j * n, prevBase = (j - 1) * n
@@ -688,7 +735,7 @@ public struct SwipeDecoder: Sendable {
             validColumns = start
             previous = path
             if abandoned { continue }
-            // Outside the locality constraint the word still competes, at the capped cost.
+            // Outside the locality constraint (when it bounds the DTW) the word still competes, at the capped cost.
             let total = columnMin == .infinity || start < m ? Double.infinity : columns[(m - 1) * n + n - 1]
             let cost = min(total / Double(n), options.costCap)
             let frequency = Int(dictionary.frequency[i])

@@ -26,8 +26,8 @@ import Foundation
 /// seventeenth session, the spelling since the eighteenth, two seeds since the nineteenth; 89.21% /
 /// 95.27% before).
 public struct SwipeReranker: Sendable, Equatable {
-    /// One weight per feature of ``features(of:lm:fit:timed:profile:)``, in its order: 33 without
-    /// a context, 44 with one; five more when ``timed``.
+    /// One weight per feature of ``features(of:lm:fit:timed:profile:)``, in its order: 34 without
+    /// a context, 45 with one; five more when ``timed``.
     public var weights: [Double]
     /// A layer of tanh units over the same features whose weighted sum joins the linear score
     /// (nil: linear only).
@@ -76,13 +76,13 @@ public struct SwipeReranker: Sendable, Equatable {
         }
     }
 
-    /// Fitted without context on every swipe of the development set (`forest.py fit nl setA4`).
+    /// Fitted without context on every swipe of the development set (`forest.py fit nl setA5`).
     public static let withoutContext = SwipeReranker(forest: .compiledIn(SwipeForest.withoutContext), timed: false)
-    /// Fitted with each swipe's sentence before it as context (`forest.py fit ctx+nl setC12`).
+    /// Fitted with each swipe's sentence before it as context (`forest.py fit ctx+nl setC15`).
     public static let withContext = SwipeReranker(forest: .compiledIn(SwipeForest.withContext), timed: false)
-    /// Fitted without context on swipes with times (`forest.py fit nl setD4`).
+    /// Fitted without context on swipes with times (`forest.py fit nl setD5`).
     public static let withoutContextTimed = SwipeReranker(forest: .compiledIn(SwipeForest.withoutContextTimed), timed: true)
-    /// Fitted with context on swipes with times (`forest.py fit ctx+nl setC13`).
+    /// Fitted with context on swipes with times (`forest.py fit ctx+nl setC14`).
     public static let withContextTimed = SwipeReranker(forest: .compiledIn(SwipeForest.withContextTimed), timed: true)
 
     /// The features of a candidate: its channel distances, DTW cost, end distances, squared log
@@ -92,9 +92,10 @@ public struct SwipeReranker: Sendable, Equatable {
     /// mean and worst (``SwipeKeyMatch``), negated, their square roots and their products with the
     /// key count; `timed`, the three dwell terms (negated); then the three turn terms
     /// (``SwipeTurns``, negated); then the swipe's ``SwipeProfile`` (the same for every candidate);
-    /// with `lm`, last the fit itself, 1 when it is 0 (no word before: the decoder's context
-    /// fit of a prompt's first word, and of a front end that passes none) else 0, and the three
-    /// ``Spelling`` flags of the candidate's word (1 or 0).
+    /// with `lm`, the fit itself, 1 when it is 0 (no word before: the decoder's context fit of
+    /// a prompt's first word, and of a front end that passes none) else 0, and the three
+    /// ``Spelling`` flags of the candidate's word (1 or 0); last, 1 when the word lies outside
+    /// the DTW's locality constraint (``SwipeCandidate/Terms-swift.struct/outsideLocality``) else 0.
     public static func features(of c: SwipeCandidate, lm: Double?, fit: Double, timed: Bool = false, profile: SwipeProfile) -> [Double] {
         let lex = Double(c.frequency - 255) * SwipeDecoder.lnFrequencyStep
         let keys = Double(c.terms.keys)
@@ -116,6 +117,7 @@ public struct SwipeReranker: Sendable, Equatable {
             let spelling = Spelling(c.word)
             f += [fit, fit == 0 ? 1 : 0, spelling.capitalized ? 1 : 0, spelling.allCapitals ? 1 : 0, spelling.nonLetter ? 1 : 0]
         }
+        f.append(t.outsideLocality ? 1 : 0)
         return f
     }
 

@@ -78,6 +78,11 @@ def build(D, kind):
         for t in ["cap", "allcaps", "nonalpha"]:
             if t in D:
                 f[t] = D[t]
+    # Whether the word's path lies outside the DTW's locality constraint for this swipe (dumps
+    # since 2026-11-28, twentieth session, whose DTW runs without it): the constraint no longer
+    # caps the cost, but where it would have is still worth knowing.
+    if "outside" in D:
+        f["outside"] = D["outside"]
     names = list(f)
     X = np.column_stack([f[n] for n in names])
     return X, names
