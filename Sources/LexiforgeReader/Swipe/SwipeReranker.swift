@@ -21,10 +21,10 @@ import Foundation
 /// swipes of the development set
 /// (`Tests/Bench/swipe-rerank/forest.py`). By nested cross-validation by user they rank better than
 /// the network of 16 tanh units over the top 32 they replace (docs/swipe.md): without context
-/// 88.12% / 95.08% top-1 / top-4 in the dictionary against 87.34% / 94.58%, with context 89.90% /
-/// 95.37% against 88.35% / 94.81% (the context's fit among the features and 600 trees since the
-/// seventeenth session, the spelling since the eighteenth, two seeds since the nineteenth; 89.21% /
-/// 95.27% before).
+/// 88.25% / 95.20% top-1 / top-4 in the dictionary against 87.34% / 94.58%, with context 89.85% /
+/// 95.59% against 88.35% / 94.81% (the context's fit among the features and 600 trees since the
+/// seventeenth session, the spelling since the eighteenth, two seeds since the nineteenth, the DTW
+/// without its locality constraint and the flag of it since the twentieth; 89.21% / 95.27% before).
 public struct SwipeReranker: Sendable, Equatable {
     /// One weight per feature of ``features(of:lm:fit:timed:profile:)``, in its order: 34 without
     /// a context, 45 with one; five more when ``timed``.

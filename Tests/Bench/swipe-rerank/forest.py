@@ -120,7 +120,8 @@ if __name__ == "__main__":
         # Per fold, one forest per seed of the shipped ensemble (`seeds_for`; SEEDS=1 for one),
         # their scores averaged.
         seeds = seeds_for(kind)
-        for k in range(5):
+        # FOLDS=3,4: only those folds (a nested run split over processes; the RESULT lines then average them).
+        for k in [int(x) for x in os.environ.get("FOLDS", "0,1,2,3,4").split(",")]:
             tr = D["sfold"] != k
             # LEARNING_DROP=n: fit on n fewer of the other folds (the next ones after k), for a
             # learning curve: how much the nested figure grows with the number of users fitted on.
