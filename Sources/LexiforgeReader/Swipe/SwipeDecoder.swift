@@ -47,7 +47,7 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     /// real swipes that loop at a double letter ("see", "good") or wander pass every key of their
     /// word yet fall outside it, so the DTW runs unconstrained and whether the word lies outside
     /// the constraint is reported instead (``SwipeCandidate/Terms-swift.struct/outsideLocality``),
-    /// a feature of the fitted context rerankers (docs/swipe.md, *The locality constraint*).
+    /// the last feature of every fitted reranker (docs/swipe.md, *The locality constraint*).
     public var localityCaps = false
 
     /// Points both the swipe and each word's perfect swipe are resampled to (equal spacing along
