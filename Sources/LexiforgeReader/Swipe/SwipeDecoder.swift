@@ -687,7 +687,6 @@ public struct SwipeDecoder: Sendable {
                                             contextLogProbability: lm, terms: terms), entry: i, limit: keep)
                 continue
             }
-            terms.outsideLocality = outsideLocality(along: along, perfectAlong: perfectAlong, columns: m)
             var abandoned = false
             while start < m {
                 let j = start
@@ -735,6 +734,8 @@ public struct SwipeDecoder: Sendable {
             validColumns = start
             previous = path
             if abandoned { continue }
+            // Only for words that stay in the running (an abandoned word is never offered).
+            terms.outsideLocality = outsideLocality(along: along, perfectAlong: perfectAlong, columns: m)
             // Outside the locality constraint (when it bounds the DTW) the word still competes, at the capped cost.
             let total = columnMin == .infinity || start < m ? Double.infinity : columns[(m - 1) * n + n - 1]
             let cost = min(total / Double(n), options.costCap)
