@@ -12,6 +12,9 @@ public struct ContextDistribution: Sendable {
     let levels: [(backoff: Int, logprobs: [Int32: Int32])]
     let unigramBackoff: Int
     let unigrams: [Int32]
+    /// One bit per vocabulary id: set when some level continues with it. Most words a decoder
+    /// scores continue no level, and the bit spares them a hash lookup per level.
+    let continued: [UInt64]
     /// The context ids used (after the unknown-word rule), oldest first.
     public let context: [Int32]
     /// An upper bound of ``log10Probability(of:)`` over every suggestible word (store units
@@ -22,10 +25,17 @@ public struct ContextDistribution: Sendable {
     /// Ids outside the vocabulary get `<unk>`'s.
     public func log10Probability(of id: Int64) -> Double {
         let w = id >= 0 && id < Int64(unigrams.count) ? Int32(id) : Int32(StoreSchema.ReservedID.unknown)
-        for level in levels {
-            if let lp = level.logprobs[w] { return Double(Int(lp) + level.backoff) / StoreSchema.logScale }
+        if isContinued(w) {
+            for level in levels {
+                if let lp = level.logprobs[w] { return Double(Int(lp) + level.backoff) / StoreSchema.logScale }
+            }
         }
         return Double(Int(unigrams[Int(w)]) + unigramBackoff) / StoreSchema.logScale
+    }
+
+    @inline(__always) func isContinued(_ w: Int32) -> Bool {
+        let k = Int(w)
+        return k >= 0 && k >> 6 < continued.count && continued[k >> 6] & (1 << UInt64(k & 63)) != 0
     }
 }
 
@@ -59,8 +69,14 @@ extension NgramPredictor {
             }
         }
         var best = byProbability.first.map { Int(unigramLogProb[Int($0)]) + backoff } ?? 0
-        for level in levels { for lp in level.logprobs.values { best = max(best, Int(lp) + level.backoff) } }
-        return ContextDistribution(levels: levels, unigramBackoff: backoff, unigrams: unigramLogProb, context: h,
+        var continued = [UInt64](repeating: 0, count: (unigramLogProb.count + 63) / 64)
+        for level in levels {
+            for (w, lp) in level.logprobs {
+                best = max(best, Int(lp) + level.backoff)
+                if w >= 0 && Int(w) < unigramLogProb.count { continued[Int(w) >> 6] |= 1 << UInt64(w & 63) }
+            }
+        }
+        return ContextDistribution(levels: levels, unigramBackoff: backoff, unigrams: unigramLogProb, continued: continued, context: h,
                                    maximumLog10Probability: Double(best) / StoreSchema.logScale)
     }
 }

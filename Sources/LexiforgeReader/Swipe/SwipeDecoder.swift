@@ -253,7 +253,8 @@ public struct SwipeDecoder: Sendable {
 
     @inline(__always) func directionKeeps(_ swipe: PreparedSwipe, _ i: Int) -> Bool {
         guard let direction = swipe.direction, dictionary.secondDistance[i] > Float(options.neighbourDistance) else { return true }
-        var d = abs(direction - Double(dictionary.startAngle[i])).truncatingRemainder(dividingBy: 2 * .pi)
+        var d = abs(direction - Double(dictionary.startAngle[i]))
+        if d >= 2 * .pi { d = d.truncatingRemainder(dividingBy: 2 * .pi) }   // the remainder of a smaller d is d
         if d > .pi { d = 2 * .pi - d }
         return d <= options.directionTolerance * .pi / 180
     }
@@ -267,21 +268,41 @@ public struct SwipeDecoder: Sendable {
 
     /// The entries passing all four filters, in thesis order, and the count after each.
     public func filter(_ swipe: PreparedSwipe) -> (entries: [Int32], afterFilter: [Int]) {
+        let (survivors, counts) = survivors(swipe)
+        return (survivors.map(\.entry), counts)
+    }
+
+    /// An entry that passed the filters with what the cheap stage reads of it besides its path,
+    /// copied while the filters read the dictionary in order: the cheap stage visits survivors by
+    /// frequency, scattered over the dictionary, where each of these reads cost a cache miss
+    /// (docs/swipe.md, *The cheap stage's reads*).
+    struct Survivor {
+        var entry: Int32 = 0
+        /// The word's store id (``SwipeDictionary/wordIDs``), for the language model.
+        var id: Int32 = 0
+        var length: Float = 0
+        var frequency: UInt8 = 0, first: UInt8 = 0, last: UInt8 = 0
+    }
+
+    /// ``filter(_:)``'s entries as ``Survivor``s.
+    func survivors(_ swipe: PreparedSwipe) -> (survivors: [Survivor], afterFilter: [Int]) {
         let starts = keys(near: swipe.points[0], radius: options.startRadius)
         let ends = keys(near: swipe.points[swipe.points.count - 1], radius: options.endRadius)
         var counts = [0, 0, 0, 0]
-        var result: [Int32] = []
+        var result: [Survivor] = []
         for (key, group) in dictionary.byFirstKey.enumerated() where starts[key] {
             counts[0] += group.count
             for e in group {
                 let i = Int(e)
                 guard directionKeeps(swipe, i) else { continue }
                 counts[1] += 1
-                guard ends[Int(dictionary.keys[Int(dictionary.pathStart[i + 1]) - 1])] else { continue }
+                let last = dictionary.keys[Int(dictionary.pathStart[i + 1]) - 1]
+                guard ends[Int(last)] else { continue }
                 counts[2] += 1
                 guard lengthKeeps(swipe, i) else { continue }
                 counts[3] += 1
-                result.append(e)
+                result.append(Survivor(entry: e, id: Int32(exactly: dictionary.wordIDs[i]) ?? -1, length: dictionary.length[i],
+                                       frequency: dictionary.frequency[i], first: UInt8(key), last: last))
             }
         }
         return (result, counts)
@@ -326,7 +347,7 @@ public struct SwipeDecoder: Sendable {
 
     func decodeWeighted(_ raw: [SwipePoint], times: [Double]?, context: ContextDistribution?, contextFit: Double?) -> SwipeDecoding {
         guard let swipe = prepare(raw) else { return SwipeDecoding(candidates: [], points: 0, afterFilter: [0, 0, 0, 0]) }
-        let (entries, counts) = filter(swipe)
+        let (survivors, counts) = survivors(swipe)
         var decoding = SwipeDecoding(candidates: [], points: swipe.points.count, afterFilter: counts)
         let channels = Channels(swipe: finite(raw), options: options)
         let centres = dictionary.layout.keys.map(\.centre)
@@ -340,16 +361,16 @@ public struct SwipeDecoder: Sendable {
         // Most frequent first (a counting sort on the one-byte frequency): without context the
         // prior only falls from here on, so the loop stops once it cannot reach the shortlist.
         var buckets = [Int](repeating: 0, count: 257)
-        for e in entries { buckets[256 - Int(dictionary.frequency[Int(e)])] += 1 }
+        for s in survivors { buckets[256 - Int(s.frequency)] += 1 }
         for b in 1 ..< 257 { buckets[b] += buckets[b - 1] }
-        var ordered = [Int32](repeating: 0, count: entries.count)
-        for e in entries {
-            let b = 255 - Int(dictionary.frequency[Int(e)])
-            ordered[buckets[b]] = e
+        var ordered = [Survivor](repeating: Survivor(), count: survivors.count)
+        for s in survivors {
+            let b = 255 - Int(s.frequency)
+            ordered[buckets[b]] = s
             buckets[b] += 1
         }
-        for e in ordered {
-            let i = Int(e)
+        for s in ordered {
+            let e = s.entry, i = Int(e)
             // Once the shortlist is full, `floor` (its `size`-th best score when it was last
             // trimmed) only rises, and a word scoring no more than it can never enter: the best
             // `size` are then all earlier words that score at least as much. The terms only lower
@@ -357,26 +378,30 @@ public struct SwipeDecoder: Sendable {
             let full = shortlist.count >= size
             // Frequencies only fall from here: the lexicon prior (plus, with a context, the most
             // any word can get from it) bounds every later word's score.
-            let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
+            let lexicon = Double(Int(s.frequency) - 255) * Self.lnFrequencyStep
             let bound = context.map { options.contextFrequencyWeight * lexicon + options.contextWeight * ($0.maximumLog10Probability * M_LN10) }
                 ?? options.frequencyWeight * lexicon
             if full && bound <= floor { break }
             // O(1) terms next: the swipe's ends against the word's first and last keys, the lengths.
-            let path = dictionary.path(i)
-            let first = centres[Int(path[path.startIndex])], last = centres[Int(path[path.endIndex - 1])]
+            let first = centres[Int(s.first)], last = centres[Int(s.last)]
             let startSquared = first.distance(to: head) * first.distance(to: head), endSquared = last.distance(to: tail) * last.distance(to: tail)
-            let ratio = log((swipe.length + 1) / (Double(dictionary.length[i]) + 1))
+            let ratio = log((swipe.length + 1) / (Double(s.length) + 1))
             let lowered = { (score: Double) in
                 score - options.startWeight * startSquared - options.endWeight * endSquared - options.lengthWeight * ratio * ratio
             }
             if full && lowered(bound) <= floor { continue }
             // Only then the context's probability of the word (a hash lookup per context level).
-            let prior = self.prior(i, context)
+            let prior = self.prior(lexicon: lexicon, id: s.id, context)
             let quick = lowered(prior.score)
             if full && quick <= floor { continue }
-            channels.template(of: path, centres: centres, lengths: &lengths, into: &template)
-            let (location, shape) = channels.distances(&template)
-            let score = quick - options.locationWeight * location - options.shapeWeight * shape
+            channels.template(of: dictionary.path(i), centres: centres, lengths: &lengths, into: &template)
+            let location = channels.location(template)
+            // The shape channel only lowers the score further (its distance is never negative): a
+            // word the location channel already puts at or below the floor is done.
+            let located = quick - options.locationWeight * location
+            if full && options.shapeWeight >= 0 && located <= floor { continue }
+            let shape = channels.shape(&template)
+            let score = located - options.shapeWeight * shape
             if full && score <= floor { continue }
             shortlist.append(Shortlisted(entry: e, score: score, location: location, shape: shape, lm: prior.lm,
                                          start: startSquared, end: endSquared, lengthLogRatio: ratio))
@@ -473,10 +498,9 @@ public struct SwipeDecoder: Sendable {
 
     /// frequencyWeight · ln p(word), or with a context the weighted lexicon prior plus
     /// contextWeight · ln p(word | context); the latter also returned.
-    @inline(__always) func prior(_ i: Int, _ context: ContextDistribution?) -> (score: Double, lm: Double?) {
-        let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
+    @inline(__always) func prior(lexicon: Double, id: Int32, _ context: ContextDistribution?) -> (score: Double, lm: Double?) {
         guard let context else { return (options.frequencyWeight * lexicon, nil) }
-        let lm = context.log10Probability(of: dictionary.wordIDs[i]) * M_LN10
+        let lm = context.log10Probability(of: Int64(id)) * M_LN10
         return (options.contextFrequencyWeight * lexicon + options.contextWeight * lm, lm)
     }
 
@@ -570,15 +594,21 @@ public struct SwipeDecoder: Sendable {
             }
         }
 
-        /// (location, shape): mean squared distances to the swipe, raw and normalised. Normalises
-        /// `template` in place (``template(of:centres:into:)`` rewrites it for the next word).
-        @inline(__always) func distances(_ template: inout [Double]) -> (Double, Double) {
+        /// The location channel: the mean squared distance of `template` (``template(of:centres:lengths:into:)``)
+        /// to the swipe.
+        @inline(__always) func location(_ template: [Double]) -> Double {
             var location = 0.0
             for j in 0 ..< 2 * n { let d = points[j] - template[j]; location += d * d }
+            return location / Double(n)
+        }
+
+        /// The shape channel: the same after both are normalised; normalises `template` in place
+        /// (``template(of:centres:lengths:into:)`` rewrites it for the next word).
+        @inline(__always) func shape(_ template: inout [Double]) -> Double {
             Self.normalise(&template, n: n, minimumSize: minimumSize)
             var shape = 0.0
             for j in 0 ..< 2 * n { let d = normalised[j] - template[j]; shape += d * d }
-            return (location / Double(n), shape / Double(n))
+            return shape / Double(n)
         }
     }
 
