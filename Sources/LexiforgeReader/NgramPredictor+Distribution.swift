@@ -33,9 +33,9 @@ public struct ContextDistribution: Sendable {
         return Double(Int(unigrams[Int(w)]) + unigramBackoff) / StoreSchema.logScale
     }
 
+    /// Whether some level continues with `w`, a vocabulary id (as ``log10Probability(of:)`` makes it).
     @inline(__always) func isContinued(_ w: Int32) -> Bool {
-        let k = Int(w)
-        return k >= 0 && k >> 6 < continued.count && continued[k >> 6] & (1 << UInt64(k & 63)) != 0
+        continued[Int(w) >> 6] & (1 << UInt64(w & 63)) != 0
     }
 }
 

@@ -639,22 +639,18 @@ public struct SwipeDecoder: Sendable {
     func outsideLocality(along: [Double], perfectAlong: [Double], columns m: Int) -> Bool {
         let n = along.count
         guard n > 0, m > 0 else { return true }
-        // First point at or past `value`; the count of points at or before it.
-        func firstAtLeast(_ value: Double) -> Int {
+        // How many points come first that satisfy `before` (true of a prefix: `along` never decreases).
+        func leading(_ before: (Double) -> Bool) -> Int {
             var lo = 0, hi = n
-            while lo < hi { let mid = (lo + hi) / 2; if along[mid] < value { lo = mid + 1 } else { hi = mid } }
-            return lo
-        }
-        func countAtMost(_ value: Double) -> Int {
-            var lo = 0, hi = n
-            while lo < hi { let mid = (lo + hi) / 2; if along[mid] <= value { lo = mid + 1 } else { hi = mid } }
+            while lo < hi { let mid = (lo + hi) / 2; if before(along[mid]) { lo = mid + 1 } else { hi = mid } }
             return lo
         }
         var reachedFirst = 0, reachedLast = -1
         for j in 0 ..< m {
             let ka = j / 2, kb = (j + 1) / 2
-            let first = firstAtLeast(options.localityLow * perfectAlong[ka] - options.localitySlack)
-            let last = countAtMost(options.localityHigh * perfectAlong[kb] + options.localitySlack) - 1
+            let low = options.localityLow * perfectAlong[ka] - options.localitySlack
+            let high = options.localityHigh * perfectAlong[kb] + options.localitySlack
+            let first = leading { $0 < low }, last = leading { $0 <= high } - 1
             let entry = j == 0 ? 0 : max(first, reachedFirst)
             if entry < first || entry > last || (j > 0 && entry > reachedLast + 1) { return true }
             reachedFirst = entry; reachedLast = last
