@@ -312,10 +312,14 @@ struct SwipeForestTests {
         #expect(forest.score([0.5, 9]) == 1.25)        // on the threshold: left
         #expect(forest.score([0.6, 2]) == 2.25)
         #expect(forest.score([0.6, 2.01]) == 3.25)
-        // Many rows at once (walked four at a time, the ninth alone): walks of one and two steps
+        // Many rows at once (walked eight at a time, the ninth alone): walks of one and two steps
         // share a group, and each row gets its own score.
         let rows: [[Double]] = [[0, 0], [0.6, 2], [0.6, 2.01], [0.5, 9], [0.6, 2.01], [0, 0], [0.6, 2], [1, -1], [0.7, 3]]
         #expect(forest.scores(rows) == [1.25, 2.25, 3.25, 1.25, 3.25, 1.25, 2.25, 2.25, 3.25])
+        // Values are binned by the thresholds before the walk: below the first, between two, past
+        // the last, infinite. NaN is below no threshold and goes right, as `NaN <= t` does.
+        #expect(forest.scores([[-.infinity, 0], [(0.5).nextUp, -1], [(0.5).nextUp, (2.0).nextUp], [.infinity, .infinity], [.nan, -5], [0.7, .nan]])
+                == [1.25, 2.25, 3.25, 3.25, 2.25, 3.25])
         let reranker = SwipeReranker(forest: forest, timed: false)
         #expect(reranker.weights == [0, 0] && reranker.hidden == nil)
     }
@@ -340,6 +344,11 @@ struct SwipeForestTests {
         var loop = good
         loop[node0 + 7 + 5] = 1; loop[node0 + 7 + 6] = 0
         #expect(message(loop)?.contains("points back") == true)
+        // Thresholds out of order (feature 1's -1 and 2 swapped): scoring bins by them.
+        var order = good
+        let feature1 = 4 + 1 + 2 + 4 + (2 + 8) + 2
+        order.replaceSubrange(feature1 ..< feature1 + 16, with: Self.double(2) + Self.double(-1))
+        #expect(message(order)?.contains("feature 1: threshold 1 (-1.0) does not ascend") == true)
         #expect(throws: SwipeForest.DecodingError.self) { try SwipeForest(base64: "not base64!") }
     }
 
