@@ -222,7 +222,7 @@ public final class TrainedStore: Sendable {
                 k -= 1
             }
             if result.count < limit {
-                for s in try topWords(vocabulary, limit: limit + 8) where !seen.contains(s.word) {
+                for s in topWords(vocabulary, limit: limit + 8) where !seen.contains(s.word) {
                     seen.insert(s.word)
                     result.append(s)
                     if result.count == limit { break }
