@@ -15,8 +15,8 @@ import Foundation
 /// into its bin, the number of the feature's thresholds below it, and a node then compares two
 /// small integers (`x <= threshold[i]` exactly when `bin <= i`) instead of reading a Double per
 /// node. The fitted forests (600 trees of 31 leaves without a context, 1,200 with one) take about
-/// 0.3 and 0.6 MB each in memory; a swipe's 64 candidates are scored tree by tree, eight walks at
-/// a time.
+/// 0.4 and 0.7 MB each in memory (nodes and Float64 leaves); a swipe's 64 candidates are scored
+/// tree by tree, eight walks at a time.
 public struct SwipeForest: Sendable, Equatable {
     /// How many features a scored row has.
     public let featureCount: Int
