@@ -200,6 +200,7 @@ public struct SwipeForest: Sendable, Equatable {
     }
 }
 
+/// Little-endian fields of an encoded forest, with the byte offset in every error.
 private struct ByteReader {
     let bytes: [UInt8]
     var offset = 0
