@@ -41,6 +41,8 @@ public enum SwipeTune {
         var word = ""
         /// Outside the DTW's locality constraint (for the offline dump).
         var outside = false
+        /// ``SwipeTurns/ends(keys:)`` (for the offline dump).
+        var ends = (start: 0.0, end: 0.0)
     }
     struct Sample {
         var fold: Int; var terms: [Term]; var hasTruth: Bool
@@ -146,7 +148,7 @@ public enum SwipeTune {
                      keys: session.base.index(of: c.word).map { session.base.path($0).count } ?? 0,
                      dwell: (c.terms.dwell, c.terms.dwellWorst, c.terms.dwellCorners),
                      keyMatch: (c.terms.keyMatch, c.terms.keyMatchWorst), turns: (c.terms.turns, c.terms.turnsWorst, c.terms.turnCorners),
-                     word: c.word, outside: c.terms.outsideLocality)
+                     word: c.word, outside: c.terms.outsideLocality, ends: (c.terms.startTurn, c.terms.endTurn))
             }
             samples.append(Sample(fold: fold(t), terms: terms, hasTruth: terms.contains { $0.truth },
                                   contextFit: try t.context.flatMap { try session.contextFit($0) },
@@ -154,7 +156,7 @@ public enum SwipeTune {
         }
         if let dump = ProcessInfo.processInfo.environment["LEXIFORGE_SWIPE_TUNE_DUMP"] {
             // One row per shortlisted word (offline analysis of the cached terms).
-            var text = "sample\tfold\ttruth\tlocation\tshape\tcost\tlexicon\tlm\tfit\tstart\tend\tlength\tmissed\tkeys\tdwell\tdwellworst\tdwellcorners\tkeymatch\tkeymatchworst\tturns\tturnsworst\tturncorners\tplength\tstraightness\tturning\trowratio\tpduration\tspeed\tcap\tallcaps\tnonalpha\toutside\n"
+            var text = "sample\tfold\ttruth\tlocation\tshape\tcost\tlexicon\tlm\tfit\tstart\tend\tlength\tmissed\tkeys\tdwell\tdwellworst\tdwellcorners\tkeymatch\tkeymatchworst\tturns\tturnsworst\tturncorners\tplength\tstraightness\tturning\trowratio\tpduration\tspeed\tcap\tallcaps\tnonalpha\toutside\tstartturn\tendturn\n"
             func spelling(_ word: String) -> String {
                 let s = SwipeReranker.Spelling(word)
                 return "\(s.capitalized ? 1 : 0)\t\(s.allCapitals ? 1 : 0)\t\(s.nonLetter ? 1 : 0)"
@@ -163,7 +165,7 @@ public enum SwipeTune {
                 let p = s.profile
                 let profile = "\(p.logLength)\t\(p.straightness)\t\(p.turning)\t\(p.rowHeightRatio)\t\(p.logDuration ?? 0)\t\(p.speed ?? 0)"
                 for t in s.terms {
-                    text += "\(n)\t\(s.fold)\t\(t.truth ? 1 : 0)\t\(t.location)\t\(t.shape)\t\(t.cost)\t\(t.lexicon)\t\(t.lm)\t\(s.contextFit ?? 0)\t\(t.start)\t\(t.end)\t\(t.length)\t\(t.missed)\t\(t.keys)\t\(t.dwell.unexplained)\t\(t.dwell.worst)\t\(t.dwell.corners)\t\(t.keyMatch.mean)\t\(t.keyMatch.worst)\t\(t.turns.unexplained)\t\(t.turns.worst)\t\(t.turns.corners)\t\(profile)\t\(spelling(t.word))\t\(t.outside ? 1 : 0)\n"
+                    text += "\(n)\t\(s.fold)\t\(t.truth ? 1 : 0)\t\(t.location)\t\(t.shape)\t\(t.cost)\t\(t.lexicon)\t\(t.lm)\t\(s.contextFit ?? 0)\t\(t.start)\t\(t.end)\t\(t.length)\t\(t.missed)\t\(t.keys)\t\(t.dwell.unexplained)\t\(t.dwell.worst)\t\(t.dwell.corners)\t\(t.keyMatch.mean)\t\(t.keyMatch.worst)\t\(t.turns.unexplained)\t\(t.turns.worst)\t\(t.turns.corners)\t\(profile)\t\(spelling(t.word))\t\(t.outside ? 1 : 0)\t\(t.ends.start)\t\(t.ends.end)\n"
                 }
             }
             try Data(text.utf8).write(to: URL(fileURLWithPath: dump))

@@ -53,8 +53,8 @@ say "nested cross-validation of the reranker (the shipped forests' recipe fitted
 if python3 -c 'import numpy, lightgbm' 2>/dev/null; then
   # One load turns the 1.2 GB dump into a .npy both fits then read.
   if (cd Tests/Bench/swipe-rerank && DUMP="$WORK/dump.tsv" python3 -c 'from common import load; load()' &&
-      (DUMP="$WORK/dump.tsv" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv nl setD5 > "$WORK/cv-nl.txt" &
-       DUMP="$WORK/dump.tsv" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv ctx+nl setC14 > "$WORK/cv-ctx.txt"; wait)); then
+      (DUMP="$WORK/dump.tsv" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv nl setD6 > "$WORK/cv-nl.txt" &
+       DUMP="$WORK/dump.tsv" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv ctx+nl setC16 > "$WORK/cv-ctx.txt"; wait)); then
     # At the shipped sizes (forest.py's trees_for: 300 trees without context, 600 with) and
     # seeds (seeds_for: every forest averages seeds 1 and 2).
     grep -h -A1 '^RESULT' "$WORK/cv-nl.txt" "$WORK/cv-ctx.txt" | grep -v -e '^--' |

@@ -141,6 +141,9 @@ public struct SwipeCandidate: Sendable, Equatable, CustomStringConvertible {
         /// ``SwipeTurns/terms(keys:)`` of the word: turns of the swipe against the word's corner
         /// keys (reranked candidates).
         public var turns = 0.0, turnsWorst = 0.0, turnCorners = 0.0
+        /// ``SwipeTurns/ends(keys:)`` of the word: how far the swipe's start and end directions
+        /// turn from the word's first and last steps, 1 − cos each (reranked candidates).
+        public var startTurn = 0.0, endTurn = 0.0
         /// Whether no warping path reaches the word within the locality constraint
         /// (``SwipeDecoderOptions/localityLow``, `localityHigh`, `localitySlack`): the words the
         /// constraint would cap (DTW-scored candidates).
@@ -478,6 +481,7 @@ public struct SwipeDecoder: Sendable {
             let keys = dictionary.path(i).map { centres[Int($0)] }
             (c.terms.keyMatch, c.terms.keyMatchWorst) = match.terms(keys: keys)
             (c.terms.turns, c.terms.turnsWorst, c.terms.turnCorners) = turns.terms(keys: keys)
+            (c.terms.startTurn, c.terms.endTurn) = turns.ends(keys: keys)
             if let d = dwell?.terms(keys: keys) { (c.terms.dwell, c.terms.dwellWorst, c.terms.dwellCorners) = (d.unexplained, d.worst, d.corners) }
             return c
         }

@@ -10,8 +10,9 @@ import Foundation
 /// channel distances, DTW cost, end distances and prior, their square roots and products with the
 /// key count, its ``SwipeKeyMatch`` and ``SwipeTurns`` terms (and ``SwipeDwell`` terms for a swipe
 /// with times), with a context six terms of p(word | context), then the swipe's ``SwipeProfile``
-/// and, with a context, its fit and the word's ``Spelling``. Every feature is O(1) from what the
-/// candidate carries.
+/// and, with a context, its fit and the word's ``Spelling``; last, how far the swipe's two ends
+/// turn from the word's first and last steps (``SwipeTurns/ends(keys:)``). Every feature is O(1)
+/// from what the candidate carries.
 ///
 /// A score is the features' weighted sum, plus a hidden layer of tanh units over them, plus a
 /// ``SwipeForest`` of boosted trees over them, each part optional. The fitted rerankers
@@ -21,13 +22,14 @@ import Foundation
 /// swipes of the development set
 /// (`Tests/Bench/swipe-rerank/forest.py`). By nested cross-validation by user they rank better than
 /// the network of 16 tanh units over the top 32 they replace (docs/swipe.md): without context
-/// 88.25% / 95.20% top-1 / top-4 in the dictionary against 87.34% / 94.58%, with context 89.85% /
-/// 95.59% against 88.35% / 94.81% (the context's fit among the features and 600 trees since the
+/// 88.44% / 95.30% top-1 / top-4 in the dictionary against 87.34% / 94.58%, with context 90.00% /
+/// 95.64% against 88.35% / 94.81% (the context's fit among the features and 600 trees since the
 /// seventeenth session, the spelling since the eighteenth, two seeds since the nineteenth, the DTW
-/// without its locality constraint and the flag of it since the twentieth; 89.21% / 95.27% before).
+/// without its locality constraint and the flag of it since the twentieth, the ends' turns since
+/// the twenty-third; 89.21% / 95.27% before).
 public struct SwipeReranker: Sendable, Equatable {
-    /// One weight per feature of ``features(of:lm:fit:timed:profile:)``, in its order: 34 without
-    /// a context, 45 with one; five more when ``timed``.
+    /// One weight per feature of ``features(of:lm:fit:timed:profile:)``, in its order: 36 without
+    /// a context, 47 with one; five more when ``timed``.
     public var weights: [Double]
     /// A layer of tanh units over the same features whose weighted sum joins the linear score
     /// (nil: linear only).
@@ -76,13 +78,13 @@ public struct SwipeReranker: Sendable, Equatable {
         }
     }
 
-    /// Fitted without context on every swipe of the development set (`forest.py fit nl setA5`).
+    /// Fitted without context on every swipe of the development set (`forest.py fit nl setA6`).
     public static let withoutContext = SwipeReranker(forest: .compiledIn(SwipeForest.withoutContext), timed: false)
-    /// Fitted with each swipe's sentence before it as context (`forest.py fit ctx+nl setC15`).
+    /// Fitted with each swipe's sentence before it as context (`forest.py fit ctx+nl setC17`).
     public static let withContext = SwipeReranker(forest: .compiledIn(SwipeForest.withContext), timed: false)
-    /// Fitted without context on swipes with times (`forest.py fit nl setD5`).
+    /// Fitted without context on swipes with times (`forest.py fit nl setD6`).
     public static let withoutContextTimed = SwipeReranker(forest: .compiledIn(SwipeForest.withoutContextTimed), timed: true)
-    /// Fitted with context on swipes with times (`forest.py fit ctx+nl setC14`).
+    /// Fitted with context on swipes with times (`forest.py fit ctx+nl setC16`).
     public static let withContextTimed = SwipeReranker(forest: .compiledIn(SwipeForest.withContextTimed), timed: true)
 
     /// The features of a candidate: its channel distances, DTW cost, end distances, squared log
@@ -94,8 +96,10 @@ public struct SwipeReranker: Sendable, Equatable {
     /// (``SwipeTurns``, negated); then the swipe's ``SwipeProfile`` (the same for every candidate);
     /// with `lm`, the fit itself, 1 when it is 0 (no word before: the decoder's context fit of
     /// a prompt's first word, and of a front end that passes none) else 0, and the three
-    /// ``Spelling`` flags of the candidate's word (1 or 0); last, 1 when the word lies outside
-    /// the DTW's locality constraint (``SwipeCandidate/Terms-swift.struct/outsideLocality``) else 0.
+    /// ``Spelling`` flags of the candidate's word (1 or 0); then 1 when the word lies outside the
+    /// DTW's locality constraint (``SwipeCandidate/Terms-swift.struct/outsideLocality``) else 0;
+    /// last, the turns of the swipe's start and end from the word's first and last steps
+    /// (``SwipeTurns/ends(keys:)``), negated.
     public static func features(of c: SwipeCandidate, lm: Double?, fit: Double, timed: Bool = false, profile: SwipeProfile) -> [Double] {
         let lex = Double(c.frequency - 255) * SwipeDecoder.lnFrequencyStep
         let keys = Double(c.terms.keys)
@@ -118,6 +122,7 @@ public struct SwipeReranker: Sendable, Equatable {
             f += [fit, fit == 0 ? 1 : 0, spelling.capitalized ? 1 : 0, spelling.allCapitals ? 1 : 0, spelling.nonLetter ? 1 : 0]
         }
         f.append(t.outsideLocality ? 1 : 0)
+        f += [-t.startTurn, -t.endTurn]
         return f
     }
 

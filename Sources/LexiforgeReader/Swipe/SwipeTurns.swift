@@ -9,13 +9,25 @@ import LexiforgeFormat
 /// and last 5% of the length (the start and end have terms of their own). People turn at the
 /// keys where the word's path turns; a turn far from every such key is one the word does not
 /// explain, and a corner of the word with no turn near it is one the swipe did not make.
+///
+/// The two ends turn too: the direction in which the swipe leaves its first point and the one in
+/// which it reaches its last (over ``reach`` key widths each) are compared with the word's first
+/// and last steps (``ends(keys:)``, read by the four fitted rerankers since 2026-11-29).
 public struct SwipeTurns: Sendable {
     public private(set) var points: [SwipePoint] = []
     public static let spacing = 0.2
     public static let window = 2
+    /// The directions (unit vectors) in which the swipe leaves its first point and reaches its
+    /// last, each over the first or last ``reach`` key widths of its length; nil when it is shorter.
+    public private(set) var startDirection: SwipePoint?, endDirection: SwipePoint?
+    public static let reach = 1.0
 
     public init(points p: [SwipePoint]) {
         let (samples, total) = Self.resample(p)
+        if total >= Self.reach, let first = p.first, let last = p.last {
+            startDirection = Self.unit(from: first, to: Self.point(p, along: Self.reach))
+            endDirection = Self.unit(from: Self.point(p, along: total - Self.reach), to: last)
+        }
         guard total > 4 * Self.spacing * Double(Self.window) else { return }
         let w = Self.window, m = samples.count
         guard m > 2 * w + 2 else { return }
@@ -56,6 +68,37 @@ public struct SwipeTurns: Sendable {
             d += Self.spacing
         }
         return (samples, total)
+    }
+
+    /// The point `d` along the polyline `p` (its last point past its length).
+    static func point(_ p: [SwipePoint], along d: Double) -> SwipePoint {
+        var walked = 0.0
+        for i in 1 ..< max(1, p.count) {
+            let step = p[i - 1].distance(to: p[i])
+            if walked + step >= d, step > 0 {
+                let t = (d - walked) / step
+                return SwipePoint(x: p[i - 1].x + t * (p[i].x - p[i - 1].x), y: p[i - 1].y + t * (p[i].y - p[i - 1].y))
+            }
+            walked += step
+        }
+        return p[p.count - 1]
+    }
+
+    static func unit(from a: SwipePoint, to b: SwipePoint) -> SwipePoint? {
+        let dx = b.x - a.x, dy = b.y - a.y, n = (dx * dx + dy * dy).squareRoot()
+        return n > 1e-9 ? SwipePoint(x: dx / n, y: dy / n) : nil
+    }
+
+    /// For a word whose keys have these centres (repeats collapsed): 1 − cos of the angle between
+    /// the swipe's ``startDirection`` and the direction from the word's first key to its second,
+    /// and the same at the end (its last two keys); 0 for a one-key word or a swipe too short.
+    public func ends(keys centres: [SwipePoint]) -> (start: Double, end: Double) {
+        guard centres.count >= 2 else { return (0, 0) }
+        func turn(_ swipe: SwipePoint?, _ a: SwipePoint, _ b: SwipePoint) -> Double {
+            guard let swipe, let word = Self.unit(from: a, to: b) else { return 0 }
+            return 1 - (swipe.x * word.x + swipe.y * word.y)
+        }
+        return (turn(startDirection, centres[0], centres[1]), turn(endDirection, centres[centres.count - 2], centres[centres.count - 1]))
     }
 
     /// For a word whose keys have these centres: the mean and the largest squared distance

@@ -83,6 +83,11 @@ def build(D, kind):
     # caps the cost, but where it would have is still worth knowing.
     if "outside" in D:
         f["outside"] = D["outside"]
+    # How far the swipe's first and last key width turn from the word's first and last steps
+    # (SwipeTurns.ends, 1 - cos each; dumps since 2026-11-28, twenty-third session).
+    for t in ["startturn", "endturn"]:
+        if t in D:
+            f["-" + t] = -D[t]
     names = list(f)
     X = np.column_stack([f[n] for n in names])
     return X, names
