@@ -136,6 +136,9 @@ struct SwipeRerankerTests {
             let e = turns.ends(keys: dictionary.path(dictionary.index(of: c.word)!).map { centres[Int($0)] })
             #expect(c.terms.startTurn == e.start && c.terms.endTurn == e.end)
         }
+        // The swipe is long enough to have both directions, and some word turns from them.
+        #expect(turns.startDirection != nil && turns.endDirection != nil)
+        #expect(candidates.contains { $0.terms.startTurn > 0 } && candidates.contains { $0.terms.endTurn > 0 })
     }
 
     @Test("profile worked out by hand: an L-shaped swipe, a straight one, a tap, with and without times")
