@@ -20,6 +20,11 @@ public struct ContextDistribution: Sendable {
     /// An upper bound of ``log10Probability(of:)`` over every suggestible word (store units
     /// divided by ``StoreSchema/logScale``), so a decoder can stop once nothing can score higher.
     public let maximumLog10Probability: Double
+    /// An upper bound of ``log10Probability(of:)`` over the words no context level continues
+    /// (``isContinued(id:)`` false): the best unigram after the whole back-off. After a context
+    /// that predicts a few words strongly, it lies far below ``maximumLog10Probability``, and a
+    /// decoder that has passed every continued word can stop much earlier.
+    public let maximumUncontinuedLog10Probability: Double
 
     /// log10 p(word | context) by the ARPA back-off rule, in store units (``StoreSchema/logScale``).
     /// Ids outside the vocabulary get `<unk>`'s.
@@ -31,6 +36,13 @@ public struct ContextDistribution: Sendable {
             }
         }
         return Double(Int(unigrams[Int(w)]) + unigramBackoff) / StoreSchema.logScale
+    }
+
+    /// Whether some context level continues with the word `id` (an id outside the vocabulary
+    /// as `<unk>`, as ``log10Probability(of:)`` reads it); if not, its probability is at most
+    /// ``maximumUncontinuedLog10Probability``.
+    public func isContinued(id: Int64) -> Bool {
+        isContinued(id >= 0 && id < Int64(unigrams.count) ? Int32(id) : Int32(StoreSchema.ReservedID.unknown))
     }
 
     /// Whether some level continues with `w`, a vocabulary id (as ``log10Probability(of:)`` makes it).
@@ -77,6 +89,7 @@ extension NgramPredictor {
             }
         }
         return ContextDistribution(levels: levels, unigramBackoff: backoff, unigrams: unigramLogProb, continued: continued, context: h,
-                                   maximumLog10Probability: Double(best) / StoreSchema.logScale)
+                                   maximumLog10Probability: Double(best) / StoreSchema.logScale,
+                                   maximumUncontinuedLog10Probability: Double(Int(maximumUnigramLogProb) + backoff) / StoreSchema.logScale)
     }
 }

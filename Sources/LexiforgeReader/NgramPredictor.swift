@@ -51,6 +51,9 @@ public final class NgramPredictor: Sendable {
     let words: [String]
     let ids: WordIndex
     let unigramLogProb: [Int32]
+    /// The largest of ``unigramLogProb`` (what a word no context level continues can get at most,
+    /// before the back-off: ``ContextDistribution/maximumUncontinuedLog10Probability``).
+    let maximumUnigramLogProb: Int32
     let unigramBackoff: [Int32]
     /// Word ids sorted by UTF-8 bytes, their spellings in that order, and each id's position
     /// there (prefix = contiguous range).
@@ -88,6 +91,7 @@ public final class NgramPredictor: Sendable {
         forms = derivedForms ? try store.checked { db in try FormDeriver(db) } : nil
         self.words = words
         unigramLogProb = lp
+        maximumUnigramLogProb = lp.max() ?? 0
         unigramBackoff = vocabulary.backoffs
         // The vocabulary's own index when every spelling is there once (it gives the first id of a
         // repeated spelling, this the last), rather than a second one.

@@ -72,6 +72,21 @@ struct SwipeRerankerTests {
         #expect(s.capitalized == capitalized && s.allCapitals == allCapitals && s.nonLetter == nonLetter)
     }
 
+    @Test("spelling flags of ASCII words (read byte by byte) are those of the characters' properties")
+    func spellingASCII() {
+        // Every ASCII character alone, after a capital, after a lowercase letter and doubled.
+        let ascii = (0 ..< 128).map { String(UnicodeScalar(UInt8($0))) }
+        let words = ascii + ascii.map { "A" + $0 } + ascii.map { "b" + $0 } + ascii.map { $0 + $0 } + ["McDonald's", "t-shirts", "ai.type", "kW"]
+        for word in words {
+            let letters = word.filter(\.isLetter)
+            let allCapitals = letters.count >= 2 && letters.allSatisfy(\.isUppercase)
+            let s = SwipeReranker.Spelling(word)
+            #expect(s.allCapitals == allCapitals, "\(word.debugDescription)")
+            #expect(s.capitalized == (!allCapitals && (word.first?.isUppercase ?? false)), "\(word.debugDescription)")
+            #expect(s.nonLetter == word.contains { !$0.isLetter }, "\(word.debugDescription)")
+        }
+    }
+
     /// An L-shaped swipe: (0, 0) to (2, 0) to (2, 2), a point every 0.1 key widths.
     static func lShaped() -> [SwipePoint] {
         (0...20).map { SwipePoint(x: Double($0) * 0.1, y: 0) } + (1...20).map { SwipePoint(x: 2, y: Double($0) * 0.1) }
@@ -349,6 +364,42 @@ struct SwipeForestTests {
                 == [1.25, 2.25, 3.25, 3.25, 2.25, 3.25])
         let reranker = SwipeReranker(forest: forest, timed: false)
         #expect(reranker.weights == [0, 0] && reranker.hidden == nil)
+    }
+
+    @Test("pruning by hand: after the first tree, rows far below the best stop; the rest score in full")
+    func prunedByHand() throws {
+        let forest = try SwipeForest(encoded: Data(Self.handMade))
+        // After tree 1: 1, 2, 3. The best is 3; within 1.5 of it: 2 and 3, which tree 2 completes.
+        let rows: [[Double]] = [[0, 0], [0.6, 2], [0.6, 2.01]]
+        let pruned = forest.scores(rows, best: 1, checkpoint: 1, margin: 1.5)
+        #expect(pruned.scores == [1, 2.25, 3.25] && pruned.complete == [false, true, true])
+        // The second best and a margin of 0: its equal is kept too.
+        #expect(forest.scores(rows + [[0.6, 2]], best: 2, checkpoint: 1, margin: 0).complete == [false, true, true, true])
+        // No margin at all keeps every row; as many rows as the best asked for are all scored in full.
+        #expect(forest.scores(rows, best: 1, checkpoint: 1, margin: .infinity) == (forest.scores(rows), [true, true, true]))
+        #expect(forest.scores(rows, best: 3, checkpoint: 1, margin: 0) == (forest.scores(rows), [true, true, true]))
+        // A checkpoint past the last tree, or at 0 (every row ties at 0), scores all in full.
+        #expect(forest.scores(rows, best: 1, checkpoint: 5, margin: 0) == (forest.scores(rows), [true, true, true]))
+        #expect(forest.scores(rows, best: 1, checkpoint: 0, margin: 0) == (forest.scores(rows), [true, true, true]))
+    }
+
+    @Test("the fitted rerankers prune after the first seed's trees, and the rows they complete score as in full")
+    func fittedPruning() {
+        for (context, timed) in [(false, false), (true, false), (false, true), (true, true)] {
+            let reranker = SwipeReranker.fitted(context: context, timed: timed)
+            #expect(reranker.pruning == SwipeReranker.Pruning(checkpoint: reranker.forest!.treeCount / 2, margin: SwipeReranker.Pruning.fittedMargin))
+        }
+        let forest = SwipeReranker.withoutContextTimed.forest!
+        let rows = Self.rowsWithoutContextTimed.map(\.0)
+        let full = forest.scores(rows)
+        for best in 1 ... 3 {
+            let (scores, complete) = forest.scores(rows, best: best, checkpoint: forest.treeCount / 2, margin: 0.5)
+            #expect(complete.filter { $0 }.count >= best)
+            for k in rows.indices where complete[k] { #expect(scores[k] == full[k]) }
+            // The rows left out scored the first half only, which no margin leaves out entirely.
+            let half = forest.scores(rows, best: best, checkpoint: forest.treeCount / 2, margin: -.infinity).scores
+            for k in rows.indices where !complete[k] { #expect(scores[k] == half[k]) }
+        }
     }
 
     @Test("damaged encodings are refused with what is wrong and where")

@@ -1,7 +1,7 @@
 import Foundation
 import LexiforgeBuild
 import LexiforgeEvaluation
-import LexiforgeReader
+@testable import LexiforgeReader
 import LexiforgeSwipe
 import LexiforgeTestSupport
 import Testing
@@ -467,6 +467,17 @@ struct SwipeContextTests {
                 let id = try #require(predictor.id(of: word))
                 #expect(abs(pow(10, d.log10Probability(of: Int64(id))) - expected) < 1e-3 * expected, "\(word) after \(context)")
             }
+            // The decoder's bounds: the most any word of the vocabulary gets, and the most a word
+            // no level continues gets (ids outside the vocabulary read as <unk>).
+            for id in Int64(-1) ... Int64(predictor.words.count) {
+                let lp = d.log10Probability(of: id)
+                if id >= 0 && id < predictor.words.count && predictor.suggestible[Int(id)] {
+                    #expect(lp <= d.maximumLog10Probability, "id \(id) after \(context)")
+                }
+                if !d.isContinued(id: id) { #expect(lp <= d.maximumUncontinuedLog10Probability, "id \(id) after \(context)") }
+            }
+            // After "we", "live" the model continues with a few words far likelier than any other.
+            if context == ["we", "live"] { #expect(d.maximumUncontinuedLog10Probability < d.maximumLog10Probability - 0.5) }
         }
     }
 

@@ -361,6 +361,9 @@ public struct SwipeDecoder: Sendable {
         var template = [Double](repeating: 0, count: 2 * channels.n)
         var lengths = [Double](repeating: 0, count: 32)
         let head = swipe.points[0], tail = swipe.points[swipe.points.count - 1]
+        // Squared distances of the swipe's ends to each key (a word's first and last keys).
+        let startSquares = centres.map { $0.distance(to: head) * $0.distance(to: head) }
+        let endSquares = centres.map { $0.distance(to: tail) * $0.distance(to: tail) }
         // Most frequent first (a counting sort on the one-byte frequency): without context the
         // prior only falls from here on, so the loop stops once it cannot reach the shortlist.
         var buckets = [Int](repeating: 0, count: 257)
@@ -372,7 +375,11 @@ public struct SwipeDecoder: Sendable {
             ordered[buckets[b]] = s
             buckets[b] += 1
         }
-        for s in ordered {
+        // With a context, the words it continues can get much more from it than the others (at
+        // most its best unigram after the whole back-off): past the last of them, that tighter
+        // bound holds for every later word.
+        let lastContinued = context.map { c in ordered.lastIndex { c.isContinued(id: Int64($0.id)) } ?? -1 } ?? -1
+        for (k, s) in ordered.enumerated() {
             let e = s.entry, i = Int(e)
             // Once the shortlist is full, `floor` (its `size`-th best score when it was last
             // trimmed) only rises, and a word scoring no more than it can never enter: the best
@@ -380,14 +387,21 @@ public struct SwipeDecoder: Sendable {
             // a score, so each bound below skips the rest of the work.
             let full = shortlist.count >= size
             // Frequencies only fall from here: the lexicon prior (plus, with a context, the most
-            // any word can get from it) bounds every later word's score.
+            // any later word can get from it) bounds every later word's score, ...
             let lexicon = Double(Int(s.frequency) - 255) * Self.lnFrequencyStep
-            let bound = context.map { options.contextFrequencyWeight * lexicon + options.contextWeight * ($0.maximumLog10Probability * M_LN10) }
-                ?? options.frequencyWeight * lexicon
-            if full && bound <= floor { break }
+            let later = context.map {
+                options.contextFrequencyWeight * lexicon + options.contextWeight * ((k > lastContinued ? $0.maximumUncontinuedLog10Probability : $0.maximumLog10Probability) * M_LN10)
+            } ?? options.frequencyWeight * lexicon
+            if full && later <= floor { break }
+            // ... and the most this word can get from it bounds its own.
+            let bound = context.map {
+                k > lastContinued || $0.isContinued(id: Int64(s.id)) ? later
+                    : options.contextFrequencyWeight * lexicon + options.contextWeight * ($0.maximumUncontinuedLog10Probability * M_LN10)
+            } ?? later
             // O(1) terms next: the swipe's ends against the word's first and last keys, the lengths.
-            let first = centres[Int(s.first)], last = centres[Int(s.last)]
-            let startSquared = first.distance(to: head) * first.distance(to: head), endSquared = last.distance(to: tail) * last.distance(to: tail)
+            let startSquared = startSquares[Int(s.first)], endSquared = endSquares[Int(s.last)]
+            // The ends alone often settle it, before the logarithm of the lengths is taken.
+            if full && options.lengthWeight >= 0 && bound - options.startWeight * startSquared - options.endWeight * endSquared <= floor { continue }
             let ratio = log((swipe.length + 1) / (Double(s.length) + 1))
             let lowered = { (score: Double) in
                 score - options.startWeight * startSquared - options.endWeight * endSquared - options.lengthWeight * ratio * ratio
@@ -426,7 +440,7 @@ public struct SwipeDecoder: Sendable {
             let top = addingRerankTerms(scored.top, entries: scored.entries, keyMatch: keyMatch(raw), dwell: dwell, turns: turns(raw))
             let reranker = SwipeReranker.fitted(context: context != nil, timed: dwell != nil)
             let profile = self.profile(raw, times: dwell != nil ? times : nil)
-            decoding.candidates = Array(reranker.rerank(top, fit: contextFit ?? 0, profile: profile).prefix(options.limit))
+            decoding.candidates = Array(reranker.rerank(top, fit: contextFit ?? 0, profile: profile, limit: options.limit).prefix(options.limit))
         } else {
             decoding.candidates = scored.top
         }
@@ -570,15 +584,17 @@ public struct SwipeDecoder: Sendable {
         /// Centred on the centroid, scaled so the larger side of the bounding box is 1 (at least
         /// `minimumSize` key widths before scaling).
         @inline(__always) static func normalise(_ p: inout [Double], n: Int, minimumSize: Double) {
-            var cx = 0.0, cy = 0.0, minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
-            for j in 0 ..< n {
-                let x = p[2 * j], y = p[2 * j + 1]
-                cx += x; cy += y
-                minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+            p.withUnsafeMutableBufferPointer { p in
+                var cx = 0.0, cy = 0.0, minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+                for j in 0 ..< n {
+                    let x = p[2 * j], y = p[2 * j + 1]
+                    cx += x; cy += y
+                    minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                }
+                cx /= Double(n); cy /= Double(n)
+                let scale = 1 / max(maxX - minX, maxY - minY, minimumSize)
+                for j in 0 ..< n { p[2 * j] = (p[2 * j] - cx) * scale; p[2 * j + 1] = (p[2 * j + 1] - cy) * scale }
             }
-            cx /= Double(n); cy /= Double(n)
-            let scale = 1 / max(maxX - minX, maxY - minY, minimumSize)
-            for j in 0 ..< n { p[2 * j] = (p[2 * j] - cx) * scale; p[2 * j + 1] = (p[2 * j + 1] - cy) * scale }
         }
 
         /// The perfect swipe of a key path, resampled. `lengths` is scratch space for the path's
@@ -602,7 +618,11 @@ public struct SwipeDecoder: Sendable {
         /// to the swipe.
         @inline(__always) func location(_ template: [Double]) -> Double {
             var location = 0.0
-            for j in 0 ..< 2 * n { let d = points[j] - template[j]; location += d * d }
+            points.withUnsafeBufferPointer { points in
+                template.withUnsafeBufferPointer { template in
+                    for j in 0 ..< 2 * n { let d = points[j] - template[j]; location += d * d }
+                }
+            }
             return location / Double(n)
         }
 
@@ -611,7 +631,11 @@ public struct SwipeDecoder: Sendable {
         @inline(__always) func shape(_ template: inout [Double]) -> Double {
             Self.normalise(&template, n: n, minimumSize: minimumSize)
             var shape = 0.0
-            for j in 0 ..< 2 * n { let d = normalised[j] - template[j]; shape += d * d }
+            normalised.withUnsafeBufferPointer { normalised in
+                template.withUnsafeBufferPointer { template in
+                    for j in 0 ..< 2 * n { let d = normalised[j] - template[j]; shape += d * d }
+                }
+            }
             return shape / Double(n)
         }
     }
@@ -669,6 +693,12 @@ public struct SwipeDecoder: Sendable {
         let layout = dictionary.layout
         let centres = layout.keys.map(\.centre)
         let xs = swipe.points.map(\.x), ys = swipe.points.map(\.y), along = swipe.along
+        // Each step of the swipe (from point p − 1 to p) as dx, dy and its squared length, at 3p.
+        var segments = [Double](repeating: 0, count: 3 * max(n, 1))
+        for p in 1 ..< max(n, 1) {
+            let dx = xs[p] - xs[p - 1], dy = ys[p] - ys[p - 1]
+            (segments[3 * p], segments[3 * p + 1], segments[3 * p + 2]) = (dx, dy, dx * dx + dy * dy)
+        }
         var columns: [Double] = []          // column j at [j * n ..< (j + 1) * n]
         var positions: [Float] = []         // where on its segment each cell's point was mapped
         var perfectAlong: [Double] = [0]    // distance along the perfect swipe at key k
@@ -695,17 +725,22 @@ public struct SwipeDecoder: Sendable {
             var columnMin = 0.0
             // The inner key the swipe passes farthest from.
             var missed = 0.0
-            for k in path.indices.dropFirst().dropLast() {
-                let c = centres[Int(path[k])]
-                var nearest = Double.infinity
-                for p in 1 ..< n {
-                    let ax = xs[p - 1], ay = ys[p - 1], dx = xs[p] - ax, dy = ys[p] - ay
-                    let l2 = dx * dx + dy * dy
-                    let t = l2 > 0 ? min(1, max(0, ((c.x - ax) * dx + (c.y - ay) * dy) / l2)) : 0
-                    let ex = c.x - (ax + t * dx), ey = c.y - (ay + t * dy)
-                    nearest = min(nearest, ex * ex + ey * ey)
+            xs.withUnsafeBufferPointer { xs in
+                ys.withUnsafeBufferPointer { ys in
+                    segments.withUnsafeBufferPointer { segments in
+                        for k in path.indices.dropFirst().dropLast() {
+                            let c = centres[Int(path[k])]
+                            var nearest = Double.infinity
+                            for p in 1 ..< n {
+                                let ax = xs[p - 1], ay = ys[p - 1], dx = segments[3 * p], dy = segments[3 * p + 1], l2 = segments[3 * p + 2]
+                                let t = l2 > 0 ? min(1, max(0, ((c.x - ax) * dx + (c.y - ay) * dy) / l2)) : 0
+                                let ex = c.x - (ax + t * dx), ey = c.y - (ay + t * dy)
+                                nearest = min(nearest, ex * ex + ey * ey)
+                            }
+                            missed = max(missed, nearest)
+                        }
+                    }
                 }
-                missed = max(missed, nearest)
             }
             let prior = cheap - options.missWeight * missed
             var terms = entry.terms
@@ -727,27 +762,40 @@ public struct SwipeDecoder: Sendable {
                 let dx = b.x - a.x, dy = b.y - a.y
                 let segmentSquared = dx * dx + dy * dy
                 let base = j * n, prevBase = (j - 1) * n
-                columnMin = .infinity
-                for p in 0 ..< n {
-                    if along[p] < low || along[p] > high { columns[base + p] = .infinity; continue }
-                    let up = p > 0 ? columns[base + p - 1] : .infinity
-                    let left = j > 0 ? columns[prevBase + p] : .infinity
-                    let diagonal = p > 0 ? (j > 0 ? columns[prevBase + p - 1] : .infinity) : (j == 0 ? 0 : .infinity)
-                    let best = min(up, left, diagonal)
-                    if best == .infinity { columns[base + p] = .infinity; continue }
-                    var t = 0.0
-                    if segmentSquared > 0 {
-                        t = ((xs[p] - a.x) * dx + (ys[p] - a.y) * dy) / segmentSquared
-                        // Staying on the segment: never map behind the previous point (thesis 2.2.2).
-                        if best == up { t = max(t, Double(positions[base + p - 1])) }
-                        t = min(max(t, 0), 1)
+                // The column's cells, through pointers: the loop runs for every cell of every
+                // column of every shortlisted word, and its indices are in range by construction.
+                columnMin = columns.withUnsafeMutableBufferPointer { columns in
+                    positions.withUnsafeMutableBufferPointer { positions in
+                        xs.withUnsafeBufferPointer { xs in
+                            ys.withUnsafeBufferPointer { ys in
+                                along.withUnsafeBufferPointer { along in
+                                    var columnMin = Double.infinity
+                                    for p in 0 ..< n {
+                                        if along[p] < low || along[p] > high { columns[base + p] = .infinity; continue }
+                                        let up = p > 0 ? columns[base + p - 1] : .infinity
+                                        let left = j > 0 ? columns[prevBase + p] : .infinity
+                                        let diagonal = p > 0 ? (j > 0 ? columns[prevBase + p - 1] : .infinity) : (j == 0 ? 0 : .infinity)
+                                        let best = min(up, left, diagonal)
+                                        if best == .infinity { columns[base + p] = .infinity; continue }
+                                        var t = 0.0
+                                        if segmentSquared > 0 {
+                                            t = ((xs[p] - a.x) * dx + (ys[p] - a.y) * dy) / segmentSquared
+                                            // Staying on the segment: never map behind the previous point (thesis 2.2.2).
+                                            if best == up { t = max(t, Double(positions[base + p - 1])) }
+                                            t = min(max(t, 0), 1)
+                                        }
+                                        positions[base + p] = Float(t)
+                                        let ex = xs[p] - (a.x + t * dx), ey = ys[p] - (a.y + t * dy)
+                                        let e2 = ex * ex + ey * ey
+                                        let value = best + (robust > 0 ? e2 * robust / (robust + e2) : e2)
+                                        columns[base + p] = value
+                                        columnMin = min(columnMin, value)
+                                    }
+                                    return columnMin
+                                }
+                            }
+                        }
                     }
-                    positions[base + p] = Float(t)
-                    let ex = xs[p] - (a.x + t * dx), ey = ys[p] - (a.y + t * dy)
-                    let e2 = ex * ex + ey * ey
-                    let value = best + (robust > 0 ? e2 * robust / (robust + e2) : e2)
-                    columns[base + p] = value
-                    columnMin = min(columnMin, value)
                 }
                 result.computed += 1
                 start += 1

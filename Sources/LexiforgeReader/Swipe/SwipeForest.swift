@@ -16,7 +16,8 @@ import Foundation
 /// small integers (`x <= threshold[i]` exactly when `bin <= i`) instead of reading a Double per
 /// node. The fitted forests (600 trees of 31 leaves without a context, 1,200 with one) take about
 /// 0.4 and 0.7 MB each in memory (nodes and Float64 leaves); a swipe's 64 candidates are scored
-/// tree by tree, eight walks at a time.
+/// tree by tree, eight walks at a time, and ``scores(_:best:checkpoint:margin:)`` stops scoring halfway
+/// the rows far below the best few (``SwipeReranker/Pruning``).
 public struct SwipeForest: Sendable, Equatable {
     /// How many features a scored row has.
     public let featureCount: Int
@@ -117,49 +118,92 @@ public struct SwipeForest: Sendable, Equatable {
     /// adds the trees' leaves in the trees' order.
     public func scores(_ rows: [[Double]]) -> [Double] {
         for row in rows { precondition(row.count == featureCount, "the forest reads \(featureCount) features, not \(row.count)") }
-        let width = featureCount
         let bins = bins(of: rows)
         var sums = [Double](repeating: 0, count: rows.count)
+        walk(0 ..< treeCount, bins: bins, into: &sums)
+        return sums
+    }
+
+    /// The scores of the rows that can still be among the `best` highest: every row is scored by
+    /// the first `checkpoint` trees, and only the rows whose sum is then at least the `best`-th
+    /// highest sum minus `margin` by the rest (to the same sums as ``scores(_:)``; `complete`
+    /// says which). The others keep their partial sums.
+    ///
+    /// The fitted forests average two forests fitted alike (``SwipeReranker/fitted(context:timed:)``):
+    /// after the first one's trees, a candidate far below the best few is not brought back by the
+    /// second's, which ranks much as the first does (``SwipeReranker/Pruning``).
+    public func scores(_ rows: [[Double]], best: Int, checkpoint: Int, margin: Double) -> (scores: [Double], complete: [Bool]) {
+        precondition(best >= 1, "at least the best row is kept")
+        for row in rows { precondition(row.count == featureCount, "the forest reads \(featureCount) features, not \(row.count)") }
+        let bins = bins(of: rows)
+        var sums = [Double](repeating: 0, count: rows.count)
+        let split = min(max(checkpoint, 0), treeCount)
+        walk(0 ..< split, bins: bins, into: &sums)
+        guard rows.count > best, split < treeCount else {
+            walk(split ..< treeCount, bins: bins, into: &sums)
+            return (sums, [Bool](repeating: true, count: rows.count))
+        }
+        let bar = sums.sorted(by: >)[best - 1] - margin
+        let kept = sums.indices.filter { sums[$0] >= bar }
+        var keptBins: [UInt16] = []
+        keptBins.reserveCapacity(kept.count * featureCount)
+        for r in kept { keptBins += bins[r * featureCount ..< (r + 1) * featureCount] }
+        var keptSums = kept.map { sums[$0] }
+        walk(split ..< treeCount, bins: keptBins, into: &keptSums)
+        var complete = [Bool](repeating: false, count: rows.count)
+        for (j, r) in kept.enumerated() {
+            sums[r] = keptSums[j]
+            complete[r] = true
+        }
+        return (sums, complete)
+    }
+
+    /// Adds the leaves the rows of `bins` (``bins(of:)``, one row per sum) reach in `trees` to
+    /// their sums, tree after tree.
+    func walk(_ trees: Range<Int>, bins: [UInt16], into sums: inout [Double]) {
+        let width = featureCount
         bins.withUnsafeBufferPointer { x in
             nodes.withUnsafeBufferPointer { nodes in
                 leaves.withUnsafeBufferPointer { leaves in
-                    sums.withUnsafeMutableBufferPointer { sums in
-                        // One step down a tree for the row at `base` (a leaf, below 0, stays).
-                        @inline(__always) func step(_ k: inout Int32, _ base: Int) {
-                            guard k >= 0 else { return }
-                            let n = nodes[Int(k)]
-                            k = x[base + Int(n.feature)] <= n.threshold ? n.left : n.right
-                        }
-                        for root in roots {
-                            // Eight rows at a time: a walk is a chain of dependent loads, and
-                            // eight independent chains overlap in the processor. Each row's sum
-                            // still adds the trees in order, so the scores are the same.
-                            var r = 0
-                            while r + 8 <= sums.count {
-                                let b = r * width
-                                var k0 = root, k1 = root, k2 = root, k3 = root
-                                var k4 = root, k5 = root, k6 = root, k7 = root
-                                while k0 & k1 & k2 & k3 & k4 & k5 & k6 & k7 >= 0 {   // some row not yet at a leaf
-                                    step(&k0, b); step(&k1, b + width); step(&k2, b + 2 * width); step(&k3, b + 3 * width)
-                                    step(&k4, b + 4 * width); step(&k5, b + 5 * width); step(&k6, b + 6 * width); step(&k7, b + 7 * width)
-                                }
-                                sums[r] += leaves[Int(~k0)]; sums[r + 1] += leaves[Int(~k1)]
-                                sums[r + 2] += leaves[Int(~k2)]; sums[r + 3] += leaves[Int(~k3)]
-                                sums[r + 4] += leaves[Int(~k4)]; sums[r + 5] += leaves[Int(~k5)]
-                                sums[r + 6] += leaves[Int(~k6)]; sums[r + 7] += leaves[Int(~k7)]
-                                r += 8
+                    roots.withUnsafeBufferPointer { roots in
+                        sums.withUnsafeMutableBufferPointer { sums in
+                            // One step down a tree for the row at `base` (a leaf, below 0, stays).
+                            @inline(__always) func step(_ k: inout Int32, _ base: Int) {
+                                guard k >= 0 else { return }
+                                let n = nodes[Int(k)]
+                                k = x[base + Int(n.feature)] <= n.threshold ? n.left : n.right
                             }
-                            for r in r ..< sums.count {
-                                var k = root
-                                while k >= 0 { step(&k, r * width) }
-                                sums[r] += leaves[Int(~k)]
+                            for t in trees {
+                                let root = roots[t]
+                                // Eight rows at a time: a walk is a chain of dependent loads, and
+                                // eight independent chains overlap in the processor. Each row's sum
+                                // still adds the trees in order, so the scores are the same.
+                                var r = 0
+                                while r + 8 <= sums.count {
+                                    let b = r * width
+                                    var k0 = root, k1 = root, k2 = root, k3 = root
+                                    var k4 = root, k5 = root, k6 = root, k7 = root
+                                    while k0 & k1 & k2 & k3 & k4 & k5 & k6 & k7 >= 0 {   // some row not yet at a leaf
+                                        step(&k0, b); step(&k1, b + width); step(&k2, b + 2 * width); step(&k3, b + 3 * width)
+                                        step(&k4, b + 4 * width); step(&k5, b + 5 * width); step(&k6, b + 6 * width); step(&k7, b + 7 * width)
+                                    }
+                                    sums[r] += leaves[Int(~k0)]; sums[r + 1] += leaves[Int(~k1)]
+                                    sums[r + 2] += leaves[Int(~k2)]; sums[r + 3] += leaves[Int(~k3)]
+                                    sums[r + 4] += leaves[Int(~k4)]; sums[r + 5] += leaves[Int(~k5)]
+                                    sums[r + 6] += leaves[Int(~k6)]; sums[r + 7] += leaves[Int(~k7)]
+                                    r += 8
+                                }
+                                for r in r ..< sums.count {
+                                    var k = root
+                                    while k >= 0 { step(&k, r * width) }
+                                    sums[r] += leaves[Int(~k)]
+                                }
                             }
                         }
                     }
                 }
             }
         }
-        return sums
     }
 
     /// Each feature of each row (row after row) as its bin: how many of the feature's thresholds

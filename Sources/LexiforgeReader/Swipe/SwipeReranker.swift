@@ -38,6 +38,29 @@ public struct SwipeReranker: Sendable, Equatable {
     public var forest: SwipeForest?
     /// Whether the features end with the three ``SwipeDwell`` terms (a swipe with times).
     public var timed: Bool
+    /// When a reranker scored by its forest alone may stop scoring hopeless candidates
+    /// (``rerank(_:fit:profile:limit:)``; nil: never).
+    public var pruning: Pruning?
+
+    /// After the forest's first `checkpoint` trees, a candidate whose sum lies more than `margin`
+    /// below that of the `limit`-th best is not scored by the rest, and it ranks after every
+    /// candidate that is.
+    ///
+    /// The fitted forests are two forests of LightGBM seeds 1 and 2 in one, the first seed's trees
+    /// first and every leaf halved: their first half is a whole ranker at half scale. On the
+    /// development set the seeds agree so well that a margin of `margin` never changes a swipe's
+    /// top 4 (`Tests/Bench/swipe-rerank/README.md`), and the second half scores a third of the
+    /// candidates.
+    public struct Pruning: Sendable, Equatable {
+        public var checkpoint: Int
+        public var margin: Double
+        /// The fitted rerankers' margin (in their score's units, which are half the first seed's).
+        public static let fittedMargin = 2.0
+        public init(checkpoint: Int, margin: Double) {
+            self.checkpoint = checkpoint
+            self.margin = margin
+        }
+    }
 
     /// Hidden units: unit h scores `output[h] · tanh(biases[h] + Σ weights[h][i] · feature[i])`.
     public struct HiddenLayer: Sendable, Equatable {
@@ -68,6 +91,14 @@ public struct SwipeReranker: Sendable, Equatable {
         self.init(weights: [Double](repeating: 0, count: forest.featureCount), forest: forest, timed: timed)
     }
 
+    /// A fitted reranker: its forest, two seeds' forests in one (the first seed's trees first),
+    /// pruned after the first seed's trees (``Pruning``).
+    static func fitted(_ base64: String, timed: Bool) -> SwipeReranker {
+        var reranker = SwipeReranker(forest: .compiledIn(base64), timed: timed)
+        reranker.pruning = Pruning(checkpoint: (reranker.forest?.treeCount ?? 0) / 2, margin: Pruning.fittedMargin)
+        return reranker
+    }
+
     /// The fitted reranker for a swipe with or without a context, and with or without times.
     public static func fitted(context: Bool, timed: Bool) -> SwipeReranker {
         switch (context, timed) {
@@ -79,13 +110,13 @@ public struct SwipeReranker: Sendable, Equatable {
     }
 
     /// Fitted without context on every swipe of the development set (`forest.py fit nl setA6`).
-    public static let withoutContext = SwipeReranker(forest: .compiledIn(SwipeForest.withoutContext), timed: false)
+    public static let withoutContext = fitted(SwipeForest.withoutContext, timed: false)
     /// Fitted with each swipe's sentence before it as context (`forest.py fit ctx+nl setC17`).
-    public static let withContext = SwipeReranker(forest: .compiledIn(SwipeForest.withContext), timed: false)
+    public static let withContext = fitted(SwipeForest.withContext, timed: false)
     /// Fitted without context on swipes with times (`forest.py fit nl setD6`).
-    public static let withoutContextTimed = SwipeReranker(forest: .compiledIn(SwipeForest.withoutContextTimed), timed: true)
+    public static let withoutContextTimed = fitted(SwipeForest.withoutContextTimed, timed: true)
     /// Fitted with context on swipes with times (`forest.py fit ctx+nl setC16`).
-    public static let withContextTimed = SwipeReranker(forest: .compiledIn(SwipeForest.withContextTimed), timed: true)
+    public static let withContextTimed = fitted(SwipeForest.withContextTimed, timed: true)
 
     /// The features of a candidate: its channel distances, DTW cost, end distances, squared log
     /// length ratio and inner-key miss (negated), ln p(word) (`lex`), the key count, square roots
@@ -141,6 +172,20 @@ public struct SwipeReranker: Sendable, Equatable {
         public init(_ word: String) {
             var letters = 0, upper = 0
             nonLetter = false
+            // ASCII (nearly every word) byte by byte: the same answers as the characters' properties.
+            if word.utf8.allSatisfy({ $0 < 0x80 }) {
+                for b in word.utf8 {
+                    if (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) {
+                        letters += 1
+                        if b <= 0x5A { upper += 1 }
+                    } else {
+                        nonLetter = true
+                    }
+                }
+                allCapitals = letters >= 2 && upper == letters
+                capitalized = !allCapitals && word.utf8.first.map { $0 >= 0x41 && $0 <= 0x5A } ?? false
+                return
+            }
             for ch in word {
                 if ch.isLetter {
                     letters += 1
@@ -182,8 +227,23 @@ public struct SwipeReranker: Sendable, Equatable {
     /// ``score(_:lm:fit:profile:)``, ties kept in their order; each candidate's `score` becomes the
     /// reranked one. The forest scores all candidates tree by tree (``SwipeForest/scores(_:)``),
     /// to the same sums.
-    public func rerank(_ candidates: [SwipeCandidate], fit: Double, profile: SwipeProfile) -> [SwipeCandidate] {
+    ///
+    /// With a `limit` (the candidates a front end shows) and ``pruning``, a reranker scored by its
+    /// forest alone stops scoring the candidates that cannot reach the best `limit` (see
+    /// ``Pruning``); they follow the others, in the order of their partial scores.
+    public func rerank(_ candidates: [SwipeCandidate], fit: Double, profile: SwipeProfile, limit: Int? = nil) -> [SwipeCandidate] {
         let rows = candidates.map { Self.features(of: $0, lm: $0.contextLogProbability, fit: fit, timed: timed, profile: profile) }
+        if let limit, limit >= 1, candidates.count > limit, let pruning, let forest, hidden == nil, weights.allSatisfy({ $0 == 0 }) {
+            let (trees, complete) = forest.scores(rows, best: limit, checkpoint: pruning.checkpoint, margin: pruning.margin)
+            let scored = candidates.enumerated().map { k, c -> (Int, SwipeCandidate) in
+                var c = c
+                c.score = weighted(rows[k]) + trees[k]
+                return (k, c)
+            }
+            return scored.sorted { a, b in
+                complete[a.0] != complete[b.0] ? complete[a.0] : a.1.score != b.1.score ? a.1.score > b.1.score : a.0 < b.0
+            }.map(\.1)
+        }
         let trees = forest?.scores(rows)
         let scored = candidates.enumerated().map { k, c -> (Int, SwipeCandidate) in
             var c = c

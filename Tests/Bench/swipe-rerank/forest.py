@@ -12,7 +12,12 @@ fit: fit on every fold (`trees_for(KIND)` trees per seed, the seeds' trees in on
      as LightGBM does (its leaves are Float32: within 1e-4), and print `static let NAME = "..."`
      (base64 of the encoding SwipeForest.swift reads) for Sources/LexiforgeReader/Swipe/
      SwipeForest+Fitted.swift (without context) or SwipeForest+FittedContext.swift (with), with
-     eight rows of features and the encoded forest's scores of them for the tests (stderr).
+     eight rows of features and the encoded forest's scores of them for the tests (stderr). The
+     seeds' trees follow one another, seed 1's first: the decoder stops scoring hopeless
+     candidates after the first half of the trees (SwipeReranker.Pruning), which must be a
+     whole seed's forest.
+     SAVE_SCORES=PREFIX (cv): each seed's held-out scores, PREFIX-FOLD-TREES.npy, and the fold's
+     group starts, PREFIX-FOLD-starts.npy (how far the seeds disagree: the pruning's margin).
 
 Needs `pip install lightgbm` (4.x) beside numpy.
 """
@@ -137,6 +142,11 @@ if __name__ == "__main__":
             counts = range(1, len(models) + 1) if os.environ.get("SEED_CURVE") else [len(models)]
             for trees in sizes:
                 scores = [m.predict(X[Dte["rows"]], num_iteration=trees) for m in models]
+                # SAVE_SCORES=PREFIX: each seed's held-out scores (PREFIX-fold-trees.npy, one row
+                # per seed) and the fold's group starts, e.g. to see how often the seeds disagree.
+                if os.environ.get("SAVE_SCORES"):
+                    np.save("%s-%d-%d.npy" % (os.environ["SAVE_SCORES"], k, trees), np.array(scores))
+                    np.save("%s-%d-starts.npy" % (os.environ["SAVE_SCORES"], k), Dte["starts"])
                 for n in counts:
                     s = sum(scores[:n]) / n
                     r = acc_by_fold(s, Dte, {k: DENOM[k]})[0]
