@@ -124,10 +124,10 @@ public struct SwipeForest: Sendable, Equatable {
         return sums
     }
 
-    /// The scores of the rows that can still be among the `best` highest: every row is scored by
-    /// the first `checkpoint` trees, and only the rows whose sum is then at least the `best`-th
-    /// highest sum minus `margin` by the rest (to the same sums as ``scores(_:)``; `complete`
-    /// says which). The others keep their partial sums.
+    /// The scores of `rows`, stopping halfway for the rows far below the `best` highest: every row
+    /// is scored by the first `checkpoint` trees, and only the rows whose sum is then at least the
+    /// `best`-th highest sum minus `margin` by the rest (to the same sums as ``scores(_:)``;
+    /// `complete` says which). The others keep their partial sums.
     ///
     /// The fitted forests average two forests fitted alike (``SwipeReranker/fitted(context:timed:)``):
     /// after the first one's trees, a candidate far below the best few is not brought back by the
