@@ -235,24 +235,22 @@ public struct SwipeReranker: Sendable, Equatable {
     /// ``Pruning``); they follow the others, in the order of their partial scores.
     public func rerank(_ candidates: [SwipeCandidate], fit: Double, profile: SwipeProfile, limit: Int? = nil) -> [SwipeCandidate] {
         let rows = candidates.map { Self.features(of: $0, lm: $0.contextLogProbability, fit: fit, timed: timed, profile: profile) }
+        var trees: [Double]?, complete: [Bool]?
         if let limit, limit >= 1, candidates.count > limit, let pruning, let forest, hidden == nil, weights.allSatisfy({ $0 == 0 }) {
-            let (trees, complete) = forest.scores(rows, best: limit, checkpoint: pruning.checkpoint, margin: pruning.margin)
-            let scored = candidates.enumerated().map { k, c -> (Int, SwipeCandidate) in
-                var c = c
-                c.score = weighted(rows[k]) + trees[k]
-                return (k, c)
-            }
-            return scored.sorted { a, b in
-                complete[a.0] != complete[b.0] ? complete[a.0] : a.1.score != b.1.score ? a.1.score > b.1.score : a.0 < b.0
-            }.map(\.1)
+            (trees, complete) = forest.scores(rows, best: limit, checkpoint: pruning.checkpoint, margin: pruning.margin)
+        } else {
+            trees = forest?.scores(rows)
         }
-        let trees = forest?.scores(rows)
         let scored = candidates.enumerated().map { k, c -> (Int, SwipeCandidate) in
             var c = c
             c.score = weighted(rows[k])
             if let trees { c.score += trees[k] }
             return (k, c)
         }
-        return scored.sorted { a, b in a.1.score != b.1.score ? a.1.score > b.1.score : a.0 < b.0 }.map(\.1)
+        // Candidates the forest stopped scoring (`complete` false) follow the others.
+        return scored.sorted { a, b in
+            if let complete, complete[a.0] != complete[b.0] { return complete[a.0] }
+            return a.1.score != b.1.score ? a.1.score > b.1.score : a.0 < b.0
+        }.map(\.1)
     }
 }
