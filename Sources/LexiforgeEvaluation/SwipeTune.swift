@@ -22,6 +22,12 @@ public enum SwipeTune {
         public var folds = 5
         public var filterRecall = 0.997
         public var wideShortlist = 160
+        /// Where to write one row per shortlisted word (the terms of ``Term``, for the reranker's
+        /// scripts in Tests/Bench/swipe-rerank), and the rows' spellings beside it (`.words`).
+        public var dumpPath: String? = nil
+        /// Stop after the dump, before fitting the weights (a dump of augmented swipes is for the
+        /// reranker alone).
+        public var dumpOnly = false
         public var options = SwipeDecoderOptions()
         public init(storePath: String, tracesPath: String) { self.storePath = storePath; self.tracesPath = tracesPath }
     }
@@ -129,6 +135,29 @@ public enum SwipeTune {
         wide.rerank = 0   // the linear weights are fitted here; the reranker's on the dump (docs/swipe.md)
         wide.costWeight = max(options.costWeight, 1e-3)
         session.options = wide
+        // `dumpPath` (or LEXIFORGE_SWIPE_TUNE_DUMP=FILE): one row per shortlisted word (offline analysis of the
+        // cached terms, Tests/Bench/swipe-rerank), and the rows' spellings in FILE.words, a line
+        // each in the same order. Written as each swipe is decoded: a wide shortlist makes
+        // gigabytes.
+        let dumpPath = config.dumpPath ?? ProcessInfo.processInfo.environment["LEXIFORGE_SWIPE_TUNE_DUMP"]
+        let dumpFile = try dumpPath.map { try Self.create($0) }
+        let dumpWords = try dumpPath.map { try Self.create($0 + ".words") }
+        dumpFile?.write(Data("sample\tfold\ttruth\tlocation\tshape\tcost\tlexicon\tlm\tfit\tstart\tend\tlength\tmissed\tkeys\tdwell\tdwellworst\tdwellcorners\tkeymatch\tkeymatchworst\tturns\tturnsworst\tturncorners\tplength\tstraightness\tturning\trowratio\tpduration\tspeed\tcap\tallcaps\tnonalpha\toutside\tstartturn\tendturn\n".utf8))
+        func spelling(_ word: String) -> String {
+            let s = SwipeReranker.Spelling(word)
+            return "\(s.capitalized ? 1 : 0)\t\(s.allCapitals ? 1 : 0)\t\(s.nonLetter ? 1 : 0)"
+        }
+        func dump(_ s: Sample, _ n: Int) {
+            guard let dumpFile, let dumpWords else { return }
+            let p = s.profile
+            let profile = "\(p.logLength)\t\(p.straightness)\t\(p.turning)\t\(p.rowHeightRatio)\t\(p.logDuration ?? 0)\t\(p.speed ?? 0)"
+            var text = ""
+            for t in s.terms {
+                text += "\(n)\t\(s.fold)\t\(t.truth ? 1 : 0)\t\(t.location)\t\(t.shape)\t\(t.cost)\t\(t.lexicon)\t\(t.lm)\t\(s.contextFit ?? 0)\t\(t.start)\t\(t.end)\t\(t.length)\t\(t.missed)\t\(t.keys)\t\(t.dwell.unexplained)\t\(t.dwell.worst)\t\(t.dwell.corners)\t\(t.keyMatch.mean)\t\(t.keyMatch.worst)\t\(t.turns.unexplained)\t\(t.turns.worst)\t\(t.turns.corners)\t\(profile)\t\(spelling(t.word))\t\(t.outside ? 1 : 0)\t\(t.ends.start)\t\(t.ends.end)\n"
+            }
+            dumpFile.write(Data(text.utf8))
+            dumpWords.write(Data(s.terms.map { $0.word + "\n" }.joined().utf8))
+        }
         var samples: [Sample] = []
         for (n, t) in traces.enumerated() {
             guard let word = t.word else { continue }
@@ -153,25 +182,13 @@ public enum SwipeTune {
             samples.append(Sample(fold: fold(t), terms: terms, hasTruth: terms.contains { $0.truth },
                                   contextFit: try t.context.flatMap { try session.contextFit($0) },
                                   profile: decoder.profile(t.points, times: dwell.available ? t.times : nil)))
+            dump(samples[samples.count - 1], samples.count - 1)
         }
-        if let dump = ProcessInfo.processInfo.environment["LEXIFORGE_SWIPE_TUNE_DUMP"] {
-            // One row per shortlisted word (offline analysis of the cached terms).
-            var text = "sample\tfold\ttruth\tlocation\tshape\tcost\tlexicon\tlm\tfit\tstart\tend\tlength\tmissed\tkeys\tdwell\tdwellworst\tdwellcorners\tkeymatch\tkeymatchworst\tturns\tturnsworst\tturncorners\tplength\tstraightness\tturning\trowratio\tpduration\tspeed\tcap\tallcaps\tnonalpha\toutside\tstartturn\tendturn\n"
-            func spelling(_ word: String) -> String {
-                let s = SwipeReranker.Spelling(word)
-                return "\(s.capitalized ? 1 : 0)\t\(s.allCapitals ? 1 : 0)\t\(s.nonLetter ? 1 : 0)"
-            }
-            for (n, s) in samples.enumerated() {
-                let p = s.profile
-                let profile = "\(p.logLength)\t\(p.straightness)\t\(p.turning)\t\(p.rowHeightRatio)\t\(p.logDuration ?? 0)\t\(p.speed ?? 0)"
-                for t in s.terms {
-                    text += "\(n)\t\(s.fold)\t\(t.truth ? 1 : 0)\t\(t.location)\t\(t.shape)\t\(t.cost)\t\(t.lexicon)\t\(t.lm)\t\(s.contextFit ?? 0)\t\(t.start)\t\(t.end)\t\(t.length)\t\(t.missed)\t\(t.keys)\t\(t.dwell.unexplained)\t\(t.dwell.worst)\t\(t.dwell.corners)\t\(t.keyMatch.mean)\t\(t.keyMatch.worst)\t\(t.turns.unexplained)\t\(t.turns.worst)\t\(t.turns.corners)\t\(profile)\t\(spelling(t.word))\t\(t.outside ? 1 : 0)\t\(t.ends.start)\t\(t.ends.end)\n"
-                }
-            }
-            try Data(text.utf8).write(to: URL(fileURLWithPath: dump))
-            // The rows' spellings, a line each in the same order (beside the numbers, for analysis).
-            let words = samples.flatMap { $0.terms.map(\.word) }.joined(separator: "\n") + "\n"
-            try Data(words.utf8).write(to: URL(fileURLWithPath: dump + ".words"))
+        try dumpFile?.close()
+        try dumpWords?.close()
+        if config.dumpOnly {
+            lines.append("in-dictionary swipes: \(samples.count), dumped to \(dumpPath ?? "nowhere")")
+            return lines.joined(separator: "\n")
         }
         lines.append("in-dictionary swipes: \(samples.count); the word on the wide shortlist (\(config.wideShortlist)): \(String(format: "%.2f%%", 100 * Double(samples.filter(\.hasTruth).count) / Double(max(1, samples.count))))")
 
@@ -205,6 +222,14 @@ public enum SwipeTune {
         let withContext = fitContext(samples, from: contextStart(plain))
         lines.append("fitted on all swipes: no context: \(plain); context: \(withContext)")
         return lines.joined(separator: "\n")
+    }
+
+    /// A new, empty file at `path` (an existing one is replaced), open for writing.
+    static func create(_ path: String) throws -> FileHandle {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+        }
+        return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     }
 
     static func score(_ t: Term, _ w: Weights, context: Bool, fit: Double? = nil) -> Double {

@@ -275,10 +275,15 @@ struct SwipeTuneCommand: ParsableCommand {
     var filterRecall = 0.997
     @Option(help: "Shortlist kept per swipe while fitting the weights.")
     var wideShortlist = 160
+    @Option(help: ArgumentHelp("Also write every shortlisted word's terms, a row each, to FILE (and their spellings to FILE.words), for Tests/Bench/swipe-rerank.", valueName: "FILE"))
+    var dump: String?
+    @Flag(help: "Stop after writing --dump, before fitting the weights.")
+    var dumpOnly = false
 
     func validate() throws {
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
         guard filterRecall > 0.5 && filterRecall <= 1 else { throw ValidationError("--filter-recall must be in (0.5, 1]") }
+        guard !dumpOnly || dump != nil else { throw ValidationError("--dump-only needs --dump FILE") }
     }
 
     func run() throws {
@@ -288,6 +293,8 @@ struct SwipeTuneCommand: ParsableCommand {
             config.folds = folds
             config.filterRecall = filterRecall
             config.wideShortlist = wideShortlist
+            config.dumpPath = dump
+            config.dumpOnly = dumpOnly
             config.options = decoder.options
             let report = try SwipeTune.run(config) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
             print(report)

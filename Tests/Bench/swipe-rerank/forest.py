@@ -16,6 +16,12 @@ fit: fit on every fold (`trees_for(KIND)` trees per seed, the seeds' trees in on
      seeds' trees follow one another, seed 1's first: the decoder stops scoring hopeless
      candidates after the first half of the trees (SwipeReranker.Pruning), which must be a
      whole seed's forest.
+     It also prints (stderr) the pruning's margin the fitted swipes need (SwipeReranker.Pruning
+     ships 2.0).
+AUG=DUMP2 (cv and fit): the tuner's dump of augmented copies of the same swipes (augment.py,
+     `swipe tune --dump DUMP2 --dump-only`); their rows join the training rows, each copy with its
+     user's fold, so `cv` never trains on a copy of a test user's swipe. The two context forests
+     are fitted so since 2026-11-29 (twenty-fifth session).
      SAVE_SCORES=PREFIX (cv): each seed's held-out scores, PREFIX-FOLD-TREES.npy, and the fold's
      group starts, PREFIX-FOLD-starts.npy (how far the seeds disagree: the pruning's margin).
 
@@ -117,6 +123,11 @@ def decode_score(blob, X):
 if __name__ == "__main__":
     mode, kind, setf = sys.argv[1], sys.argv[2], sys.argv[3]
     D, X, names = top_k(load(), kind, RERANK, open(setf).read().strip().split(","))
+    # AUG=DUMP2: a dump of augmented copies of the same users' swipes (the same format); `cv` adds
+    # the copies of each fold's training users to its training rows, never to its test rows.
+    A = XA = None
+    if os.environ.get("AUG"):
+        A, XA, _ = top_k(load(os.environ["AUG"]), kind, RERANK, open(setf).read().strip().split(","))
     t0 = time.time()
     if mode == "cv":
         res, after = {}, {}
@@ -133,7 +144,13 @@ if __name__ == "__main__":
             for j in range(1, 1 + int(os.environ.get("LEARNING_DROP", "0"))):
                 tr = tr & (D["sfold"] != (k + j) % 5)
             Dtr = subset(D, tr); Dte = subset(D, D["sfold"] == k)
-            models = [fit_forest(X[Dtr["rows"]], Dtr, max(sizes), seed) for seed in seeds]
+            Xtr = X[Dtr["rows"]]
+            if A is not None:
+                Atr = subset(A, A["sfold"] != k)
+                Xtr = np.vstack([Xtr, XA[Atr["rows"]]])
+                Dtr = dict(gid=np.r_[Dtr["gid"], Atr["gid"] + Dtr["gid"].max() + 1],
+                           hasTruth=np.r_[Dtr["hasTruth"], Atr["hasTruth"]], truthb=np.r_[Dtr["truthb"], Atr["truthb"]])
+            models = [fit_forest(Xtr, Dtr, max(sizes), seed) for seed in seeds]
             # The swipes after words that read like a sentence (context fit at least the gate, −4;
             # 0 is a prompt's first word, which has none): `eval swipe`'s thesis comparison.
             fit = Dte["fit"][Dte["starts"]]
@@ -166,7 +183,12 @@ if __name__ == "__main__":
         # One forest per seed (`seeds_for`), their trees in one forest with every leaf divided by
         # their number: the average of their scores (the scale is a power of two for 1, 2 or 4
         # seeds, so the Float32 leaves lose nothing more).
-        models = [fit_forest(X, D, trees, seed) for seed in seeds_for(kind)]
+        Xfit, Dfit = X, D
+        if A is not None:
+            Xfit = np.vstack([X, XA])
+            Dfit = dict(gid=np.r_[D["gid"], A["gid"] + D["gid"].max() + 1],
+                        hasTruth=np.r_[D["hasTruth"], A["hasTruth"]], truthb=np.r_[D["truthb"], A["truthb"]])
+        models = [fit_forest(Xfit, Dfit, trees, seed) for seed in seeds_for(kind)]
         blob = encode(models, X.shape[1], 1 / len(models))
         sample = np.random.default_rng(1).choice(len(X), 20000, replace=False)
         mine = decode_score(blob, X[sample])
@@ -179,3 +201,16 @@ if __name__ == "__main__":
         for j in sample[:8]:
             print("([%s], %.17g)," % (", ".join("%.17g" % x for x in X[j]), mine[list(sample).index(j)]), file=sys.stderr)
         print("fit %.0fs, checked on %d rows" % (time.time() - t0, len(sample)), file=sys.stderr)
+        # The pruning's margin (SwipeReranker.Pruning, 2.0): how far below the 4th best the first
+        # seed's half of the score ever puts one of a swipe's final top 4, on the fitted swipes.
+        if len(models) == 2:
+            half = models[0].predict(X) / 2
+            full = half + models[1].predict(X) / 2
+            need, kept = 0.0, 0
+            for a, b in zip(D["starts"], np.r_[D["starts"][1:], len(X)]):
+                if b - a <= 4: continue
+                h4 = np.sort(half[a:b])[::-1][3]
+                top = np.argsort(-full[a:b], kind="stable")[:4]
+                need = max(need, h4 - half[a:b][top].min())
+                kept += (half[a:b] >= h4 - 2.0).sum()
+            print("pruning: margin needed in-sample %.3f; margin 2.0 completes %.1f%% of the rows" % (need, 100 * kept / len(X)), file=sys.stderr)

@@ -73,6 +73,14 @@ def top_k(D0, kind, K, sel):
     # 2026-11-26 these were the tuner's refit, 0.541 / 1.26 / 0.377: the same figures either way.)
     if ctx: w0.update(frequency=0.499, context=1.16, gate=-4, contextLow=0.41)
     keep = feats.grank(-score_ca(D0, w0, ctx), D0) < K
+    # SHORTLIST=n: a dump of a wider shortlist (`swipe tune --wide-shortlist`) read as the decoder
+    # with `shortlist` n would see it: its best n by the cheap stage's score (the linear score
+    # without the DTW cost and the missed key) first.
+    if os.environ.get("SHORTLIST"):
+        cheap = score_ca(D0, w0, ctx) + w0["cost"] * D0["cost"] + w0["missed"] * D0["missed"]
+        near = feats.grank(-cheap, D0) < int(os.environ["SHORTLIST"])
+        keep = feats.grank(-np.where(near, score_ca(D0, w0, ctx), -np.inf), D0) < K
+        keep &= near
     D = {c: D0[c][keep] for c in COLS + ["truthb"]}
     samp = D["sample"].astype(np.int64)
     D["starts"] = np.flatnonzero(np.r_[True, samp[1:] != samp[:-1]])
