@@ -59,6 +59,11 @@ def fit_forest(X, D, trees=TREES, seed=PARAMS["seed"]):
     data = lgb.Dataset(X[keep], D["truthb"][keep].astype(int), group=count, params={"verbose": -1})
     return lgb.train(dict(PARAMS, seed=seed), data, num_boost_round=trees)
 
+def with_copies(X, D, XA, A):
+    """The rows of D and then those of A (augmented copies), as fit_forest reads them."""
+    return np.vstack([X, XA]), dict(gid=np.r_[D["gid"], A["gid"] + D["gid"].max() + 1],
+                                    hasTruth=np.r_[D["hasTruth"], A["hasTruth"]], truthb=np.r_[D["truthb"], A["truthb"]])
+
 def encode(models, F, scale=1.0):
     """The trees of `models`, in order, as one forest, each leaf times `scale`, encoded as
     SwipeForest reads it (little-endian): "LXRF", version 2, UInt16 features, UInt32 trees; per
@@ -144,12 +149,10 @@ if __name__ == "__main__":
             for j in range(1, 1 + int(os.environ.get("LEARNING_DROP", "0"))):
                 tr = tr & (D["sfold"] != (k + j) % 5)
             Dtr = subset(D, tr); Dte = subset(D, D["sfold"] == k)
-            Xtr = X[Dtr["rows"]]
+            Xtr, Dtr = X[Dtr["rows"]], Dtr
             if A is not None:
                 Atr = subset(A, A["sfold"] != k)
-                Xtr = np.vstack([Xtr, XA[Atr["rows"]]])
-                Dtr = dict(gid=np.r_[Dtr["gid"], Atr["gid"] + Dtr["gid"].max() + 1],
-                           hasTruth=np.r_[Dtr["hasTruth"], Atr["hasTruth"]], truthb=np.r_[Dtr["truthb"], Atr["truthb"]])
+                Xtr, Dtr = with_copies(Xtr, Dtr, XA[Atr["rows"]], Atr)
             models = [fit_forest(Xtr, Dtr, max(sizes), seed) for seed in seeds]
             # The swipes after words that read like a sentence (context fit at least the gate, −4;
             # 0 is a prompt's first word, which has none): `eval swipe`'s thesis comparison.
@@ -183,11 +186,7 @@ if __name__ == "__main__":
         # One forest per seed (`seeds_for`), their trees in one forest with every leaf divided by
         # their number: the average of their scores (the scale is a power of two for 1, 2 or 4
         # seeds, so the Float32 leaves lose nothing more).
-        Xfit, Dfit = X, D
-        if A is not None:
-            Xfit = np.vstack([X, XA])
-            Dfit = dict(gid=np.r_[D["gid"], A["gid"] + D["gid"].max() + 1],
-                        hasTruth=np.r_[D["hasTruth"], A["hasTruth"]], truthb=np.r_[D["truthb"], A["truthb"]])
+        Xfit, Dfit = with_copies(X, D, XA, A) if A is not None else (X, D)
         models = [fit_forest(Xfit, Dfit, trees, seed) for seed in seeds_for(kind)]
         blob = encode(models, X.shape[1], 1 / len(models))
         sample = np.random.default_rng(1).choice(len(X), 20000, replace=False)
