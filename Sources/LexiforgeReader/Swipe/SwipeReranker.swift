@@ -50,9 +50,7 @@ public struct SwipeReranker: Sendable, Equatable {
     /// first and every leaf halved: their first half is a whole ranker at half scale. The seeds
     /// agree so well that the first half never put one of a swipe's final top 4 more than 0.56
     /// below the 4th best, on the development set nor on held-out users (fitted on other folds;
-    /// 0.44 and 0.47 on the development set for the context forests refitted with augmented
-    /// copies of its swipes, which `forest.py fit` checks, and 0.40 on one fold's held-out users);
-    /// the fitted margin, ``fittedMargin``, is about four times that, and the second half then
+    /// `forest.py fit` checks it for every refit); the fitted margin, ``fittedMargin``, is about four times that, and the second half then
     /// scores about 40% of the candidates (`Tests/Bench/swipe-rerank/README.md`). A rule of
     /// thumb, not a bound: a forest of one's own needs its own margin.
     public struct Pruning: Sendable, Equatable {
