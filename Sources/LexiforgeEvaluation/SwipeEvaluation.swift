@@ -269,7 +269,11 @@ public enum SwipeEval {
         report.latenciesMs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
         report.cpuMs.append(Double(threadCPUNanoseconds() - c0) / 1e6)
         if withContext { report.withContext += 1 }
-        report.candidatesAfterFilters.append(result.afterFilter[3])
+        if let prepared = decoder.prepare(trace.points) {   // outside the timing: the decoder does not count
+            report.candidatesAfterFilters.append(decoder.filter(prepared).afterFilter[3])
+        } else {
+            report.candidatesAfterFilters.append(0)
+        }
         let got = result.candidates.map(\.word)
         let key = matchKey(word)
         let hit1 = got.first.map(matchKey) == key, hit4 = got.contains(where: { matchKey($0) == key })

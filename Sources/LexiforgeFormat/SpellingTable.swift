@@ -40,4 +40,9 @@ package struct SpellingTable: Sendable {
         slots[slot] = entry
         tags[slot] = UInt32(truncatingIfNeeded: key.hashValue >> 32)
     }
+
+    /// Renumbers the entries: the entry in each slot becomes `number[entry]`.
+    package mutating func renumber(_ number: [Int32]) {
+        for k in slots.indices where slots[k] >= 0 { slots[k] = number[Int(slots[k])] }
+    }
 }

@@ -248,13 +248,15 @@ public final class PlaygroundStore: Sendable {
         // of the text (as `eval swipe` measures it: the reranker knows a prompt's first word).
         let result = try predictor.map { try decoder.decode(request.points, times: request.times, after: context, model: $0) }
             ?? decoder.decode(request.points, times: request.times, context: nil)
+        let micros = Int((DispatchTime.now().uptimeNanoseconds - start) / 1000)
+        // Counted after the timing, as `eval swipe` counts: the decoder does not count by default.
+        let afterFilter = decoder.prepare(request.points).map { decoder.filter($0).afterFilter[3] } ?? 0
         return SwipeAnswer(
             layout: decoder.dictionary.layout.name, context: predictor == nil ? [] : context,
             candidates: result.candidates.map {
                 .init(word: $0.word, score: $0.score, cost: $0.cost, frequency: $0.frequency, contextLogProbability: $0.contextLogProbability)
             },
-            simplifiedPoints: result.points, afterFilter: result.afterFilter.last ?? 0,
-            micros: Int((DispatchTime.now().uptimeNanoseconds - start) / 1000))
+            simplifiedPoints: result.points, afterFilter: afterFilter, micros: micros)
     }
 
     /// Part-of-speech tags (the store's hidden Markov tagger, as `lexiforge tag`) and lemmas (the

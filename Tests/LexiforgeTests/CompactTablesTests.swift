@@ -89,32 +89,46 @@ struct CompactTablesTests {
         return groups.map { (entries[$0.rep].0, $0.best, SwipeLayout.qwerty.keyPath(of: entries[$0.rep].0)!) }
     }
 
-    @Test("a build merges case variants in place: order of first variant, best spelling, its path and id, highest frequency")
+    @Test("a build merges case variants: best spelling, its path and id, highest frequency; grouped by end keys, most frequent first")
     func buildInPlace() throws {
         // Variants whose best spelling comes after other entries (so entries move down in the
         // arrays), paths of different lengths, ties (the first added wins), and a word with no path.
         let entries: [(String, Int)] = [("portland", 90), ("hello", 100), ("us", 180), ("Portland", 150), ("MP3", 50),
                                         ("world", 120), ("US", 200), ("PORTLAND", 150), ("Us", 199), ("it's", 60),
-                                        ("Hello", 100), ("zebra", 10), ("Zebra", 30), ("quick", 70)]
+                                        ("Hello", 100), ("zebra", 10), ("Zebra", 30), ("quick", 70),
+                                        ("lead", 40), ("load", 40), ("loud", 90), ("lid", 40)]
         var builder = SwipeDictionary.Builder(layout: .qwerty)
         builder.reserveCapacity(entries: 4, keys: 8)   // too small: appends still grow it
         for (i, (w, f)) in entries.enumerated() { builder.add(word: w, id: Int64(i), frequency: f) }
         let dictionary = builder.build()
         let expected = Self.reference(entries)
         #expect(dictionary.count == expected.count)
-        #expect(dictionary.words == expected.map(\.word))
-        #expect(dictionary.words == ["Portland", "hello", "US", "world", "it's", "Zebra", "quick"])
-        #expect(dictionary.frequency.map(Int.init) == expected.map(\.frequency))
-        for i in 0 ..< dictionary.count {
-            #expect(Array(dictionary.path(i)) == expected[i].keys)
-            let id = Int(dictionary.wordIDs[i])
-            #expect(entries[id].0 == dictionary.words[i])
-            let f = SwipeFeatures(word: dictionary.words[i], layout: .qwerty)!
+        #expect(Set(dictionary.words) == Set(expected.map(\.word)))
+        #expect(Set(dictionary.words) == ["Portland", "hello", "US", "world", "it's", "Zebra", "quick", "lead", "load", "loud", "lid"])
+        for e in expected {
+            let i = try #require(dictionary.index(of: e.word.uppercased()))
+            #expect(dictionary.words[i] == e.word && Int(dictionary.frequency[i]) == e.frequency && Array(dictionary.path(i)) == e.keys)
+            #expect(entries[Int(dictionary.wordIDs[i])].0 == e.word)
+            let f = SwipeFeatures(word: e.word, layout: .qwerty)!
             #expect(dictionary.length[i] == Float(f.length) && dictionary.startAngle[i] == Float(f.startAngle))
-            #expect(dictionary.index(of: dictionary.words[i].uppercased()) == i)
-            #expect(dictionary.byFirstKey[Int(dictionary.path(i).first!)].contains(Int32(i)))
         }
-        #expect(dictionary.byFirstKey.reduce(0) { $0 + $1.count } == dictionary.count)
+        // Every entry lies in the group of its first and last keys; a group is most frequent
+        // first, equal frequencies in the order added ("lead", "load", "lid": l…d at 40, after
+        // "loud" at 90).
+        let keys = SwipeLayout.qwerty.keys.count
+        var covered = 0
+        for first in 0 ..< keys {
+            #expect(dictionary.entries(first: first) == dictionary.entries(first: first, last: 0).lowerBound ..< dictionary.entries(first: first, last: keys - 1).upperBound)
+            for last in 0 ..< keys {
+                let group = dictionary.entries(first: first, last: last)
+                covered += group.count
+                for i in group { #expect(Int(dictionary.path(i).first!) == first && Int(dictionary.path(i).last!) == last) }
+                for i in group.dropFirst() { #expect(dictionary.frequency[i - 1] >= dictionary.frequency[i]) }
+            }
+        }
+        #expect(covered == dictionary.count)
+        let l = Int(try #require(SwipeLayout.qwerty.keyPath(of: "l")?.first)), d = Int(try #require(SwipeLayout.qwerty.keyPath(of: "d")?.first))
+        #expect(dictionary.entries(first: l, last: d).map { dictionary.words[$0] } == ["loud", "lead", "load", "lid"])
         #expect(dictionary.index(of: "mp3") == nil && dictionary.index(of: "portlands") == nil)
     }
 }

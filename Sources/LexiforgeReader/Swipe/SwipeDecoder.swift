@@ -96,6 +96,12 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     /// this many key widths higher before filtering and scoring.
     public var verticalOffset = 0.1
 
+    /// Whether a decoding counts the words each filter keeps (``SwipeDecoding/afterFilter``). The
+    /// decoder itself reads only the words whose end keys and frequency can still reach the
+    /// shortlist, so counting costs a pass over every word the start filter keeps (about half a
+    /// millisecond on real swipes); evaluations count with ``SwipeDecoder/filter(_:)`` instead.
+    public var countsFilters = false
+
     /// Candidates returned.
     public var limit = 4
     /// The best this many of the linear score (DTW included) are reordered by ``SwipeReranker``
@@ -159,7 +165,8 @@ public struct SwipeDecoding: Sendable {
     public var candidates: [SwipeCandidate]
     /// Points left after simplification.
     public var points: Int
-    /// Words left after the start-point, start-direction, end-point and length filters.
+    /// Words left after the start-point, start-direction, end-point and length filters, when the
+    /// options ask for them (``SwipeDecoderOptions/countsFilters``); empty otherwise.
     public var afterFilter: [Int]
     /// The words the channels and the prior shortlisted for DTW, best first.
     public var shortlisted: [Int32] = []
@@ -187,10 +194,42 @@ public struct SwipeDecoding: Sendable {
 public struct SwipeDecoder: Sendable {
     public let dictionary: SwipeDictionary
     public var options: SwipeDecoderOptions
+    /// The language model's unigram of each entry's word, in the dictionary's order, for the
+    /// context the decoder last read (shared by the decoder's copies).
+    let entryUnigrams = EntryUnigrams()
 
     public init(dictionary: SwipeDictionary, options: SwipeDecoderOptions = SwipeDecoderOptions()) {
         self.dictionary = dictionary
         self.options = options
+    }
+
+    /// Per dictionary entry, the unigram (store units) that ``ContextDistribution/log10Probability(of:)``
+    /// backs off to for the entry's word: the cheap stage reads them one after the other, in the
+    /// order it visits the entries, instead of at random in the model's table of every word (a
+    /// cache miss per word: a tenth of a decode's time). Computed once per model table (about a
+    /// millisecond for en_US); 4 bytes an entry.
+    final class EntryUnigrams: @unchecked Sendable {
+        private let lock = NSLock()
+        private var table: [Int32] = []
+        private var values: [Int32] = []
+
+        /// The unigram of each entry of `wordIDs` in `unigrams` (a ``ContextDistribution``'s),
+        /// words outside it reading `<unk>`'s, as ``ContextDistribution/log10Probability(of:)`` does.
+        func values(for unigrams: [Int32], wordIDs: [Int64]) -> [Int32] {
+            lock.lock()
+            defer { lock.unlock() }
+            // The same table: the same storage, which `table` keeps alive (an array's storage is
+            // never changed in place while another array shares it).
+            let same = table.count == unigrams.count && table.withUnsafeBufferPointer { a in
+                unigrams.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
+            }
+            if !same {
+                let unknown = Int(StoreSchema.ReservedID.unknown)
+                values = wordIDs.map { id in unigrams[id >= 0 && id < Int64(unigrams.count) ? Int(id) : unknown] }
+                table = unigrams
+            }
+            return values
+        }
     }
 
     /// A swipe prepared for filtering and scoring.
@@ -269,43 +308,23 @@ public struct SwipeDecoder: Sendable {
         return l >= options.lengthA * swipe.length - options.lengthC && l <= upper
     }
 
-    /// The entries passing all four filters, in thesis order, and the count after each.
+    /// The entries passing all four filters, grouped by first and last key, and the count after each.
     public func filter(_ swipe: PreparedSwipe) -> (entries: [Int32], afterFilter: [Int]) {
-        let (survivors, counts) = survivors(swipe)
-        return (survivors.map(\.entry), counts)
-    }
-
-    /// An entry that passed the filters with what the cheap stage reads of it besides its path,
-    /// copied while the filters read the dictionary in order: the cheap stage visits survivors by
-    /// frequency, scattered over the dictionary, where each of these reads cost a cache miss
-    /// (docs/swipe.md, *The cheap stage's reads*).
-    struct Survivor {
-        var entry: Int32 = 0
-        /// The word's store id (``SwipeDictionary/wordIDs``), for the language model.
-        var id: Int32 = 0
-        var length: Float = 0
-        var frequency: UInt8 = 0, first: UInt8 = 0, last: UInt8 = 0
-    }
-
-    /// ``filter(_:)``'s entries as ``Survivor``s.
-    func survivors(_ swipe: PreparedSwipe) -> (survivors: [Survivor], afterFilter: [Int]) {
         let starts = keys(near: swipe.points[0], radius: options.startRadius)
         let ends = keys(near: swipe.points[swipe.points.count - 1], radius: options.endRadius)
         var counts = [0, 0, 0, 0]
-        var result: [Survivor] = []
-        for (key, group) in dictionary.byFirstKey.enumerated() where starts[key] {
+        var result: [Int32] = []
+        for key in starts.indices where starts[key] {
+            let group = dictionary.entries(first: key)
             counts[0] += group.count
-            for e in group {
-                let i = Int(e)
+            for i in group {
                 guard directionKeeps(swipe, i) else { continue }
                 counts[1] += 1
-                let last = dictionary.keys[Int(dictionary.pathStart[i + 1]) - 1]
-                guard ends[Int(last)] else { continue }
+                guard ends[Int(dictionary.keys[Int(dictionary.pathStart[i + 1]) - 1])] else { continue }
                 counts[2] += 1
                 guard lengthKeeps(swipe, i) else { continue }
                 counts[3] += 1
-                result.append(Survivor(entry: e, id: Int32(exactly: dictionary.wordIDs[i]) ?? -1, length: dictionary.length[i],
-                                       frequency: dictionary.frequency[i], first: UInt8(key), last: last))
+                result.append(Int32(i))
             }
         }
         return (result, counts)
@@ -324,11 +343,13 @@ public struct SwipeDecoder: Sendable {
     /// the context rerankers read it (nil reads as "no word before").
     /// ``decode(_:times:after:model:)`` computes both from the words before the swipe.
     ///
-    /// Stages: simplify (thesis 2.3); the four filters; every survivor scored by the location and
-    /// shape channels on resampled paths plus the prior (O(points) each, no alignment); the best
-    /// ``SwipeDecoderOptions/shortlist`` rescored with segment DTW.
-    /// - Complexity: O(F · P) for F filtered words and P resampled points, plus O(S · N · K) DTW
-    ///   for the S shortlisted words, N kept points and K segments per word.
+    /// Stages: simplify (thesis 2.3); the four filters; the words they keep scored by the prior,
+    /// the end and length terms and the location and shape channels on resampled paths (O(points)
+    /// each, no alignment), by pairs of first and last keys, the nearest pair first and the most
+    /// frequent words of a pair first, each pair left as soon as its rest cannot reach the
+    /// shortlist; the best ``SwipeDecoderOptions/shortlist`` rescored with segment DTW.
+    /// - Complexity: O(F · P) for F filtered words and P resampled points at most, plus
+    ///   O(S · N · K) DTW for the S shortlisted words, N kept points and K segments per word.
     ///
     /// `times` (milliseconds, one per point) let the reranker see where the swipe slows down
     /// (``SwipeDwell``: people slow at the keys they mean); without them it ranks by the path alone.
@@ -349,12 +370,11 @@ public struct SwipeDecoder: Sendable {
     public func decode(_ raw: [SwipePoint], times: [Double]) -> SwipeDecoding { decode(raw, times: times, context: nil) }
 
     func decodeWeighted(_ raw: [SwipePoint], times: [Double]?, context: ContextDistribution?, contextFit: Double?) -> SwipeDecoding {
-        guard let swipe = prepare(raw) else { return SwipeDecoding(candidates: [], points: 0, afterFilter: [0, 0, 0, 0]) }
-        let (survivors, counts) = survivors(swipe)
-        var decoding = SwipeDecoding(candidates: [], points: swipe.points.count, afterFilter: counts)
+        guard let swipe = prepare(raw) else { return SwipeDecoding(candidates: [], points: 0, afterFilter: options.countsFilters ? [0, 0, 0, 0] : []) }
+        var decoding = SwipeDecoding(candidates: [], points: swipe.points.count, afterFilter: options.countsFilters ? filter(swipe).afterFilter : [])
         let channels = Channels(swipe: finite(raw), options: options)
         let centres = dictionary.layout.keys.map(\.centre)
-        // Cheap stage: channels and prior for every survivor, keeping the best `shortlist`.
+        // Cheap stage: channels and prior for every word the filters keep, keeping the best `shortlist`.
         var shortlist: [Shortlisted] = []
         let size = max(options.shortlist, options.limit)
         var floor = -Double.infinity
@@ -364,73 +384,92 @@ public struct SwipeDecoder: Sendable {
         // Squared distances of the swipe's ends to each key (a word's first and last keys).
         let startSquares = centres.map { $0.distance(to: head) * $0.distance(to: head) }
         let endSquares = centres.map { $0.distance(to: tail) * $0.distance(to: tail) }
-        // Most frequent first (a counting sort on the one-byte frequency): without context the
-        // prior only falls from here on, so the loop stops once it cannot reach the shortlist.
-        var buckets = [Int](repeating: 0, count: 257)
-        for s in survivors { buckets[256 - Int(s.frequency)] += 1 }
-        for b in 1 ..< 257 { buckets[b] += buckets[b - 1] }
-        var ordered = [Survivor](repeating: Survivor(), count: survivors.count)
-        for s in survivors {
-            let b = 255 - Int(s.frequency)
-            ordered[buckets[b]] = s
-            buckets[b] += 1
-        }
-        // With a context, the words it continues can get much more from it than the others (at
-        // most its best unigram after the whole back-off): past the last of them, that tighter
-        // bound holds for every later word.
-        let lastContinued = context.map { c in ordered.lastIndex { c.isContinued(id: Int64($0.id)) } ?? -1 } ?? -1
-        for (k, s) in ordered.enumerated() {
-            let e = s.entry, i = Int(e)
-            // Once the shortlist is full, `floor` (its `size`-th best score when it was last
-            // trimmed) only rises, and a word scoring no more than it can never enter: the best
-            // `size` are then all earlier words that score at least as much. The terms only lower
-            // a score, so each bound below skips the rest of the work.
-            let full = shortlist.count >= size
-            // Frequencies only fall from here: the lexicon prior (plus, with a context, the most
-            // any later word can get from it) bounds every later word's score, ...
-            let lexicon = Double(Int(s.frequency) - 255) * Self.lnFrequencyStep
-            let later = context.map {
-                options.contextFrequencyWeight * lexicon + options.contextWeight * ((k > lastContinued ? $0.maximumUncontinuedLog10Probability : $0.maximumLog10Probability) * M_LN10)
-            } ?? options.frequencyWeight * lexicon
-            if full && later <= floor { break }
-            // ... and the most this word can get from it bounds its own.
-            let bound = context.map {
-                k > lastContinued || $0.isContinued(id: Int64(s.id)) ? later
-                    : options.contextFrequencyWeight * lexicon + options.contextWeight * ($0.maximumUncontinuedLog10Probability * M_LN10)
-            } ?? later
-            // O(1) terms next: the swipe's ends against the word's first and last keys, the lengths.
-            let startSquared = startSquares[Int(s.first)], endSquared = endSquares[Int(s.last)]
-            // The ends alone often settle it, before the logarithm of the lengths is taken.
-            if full && options.lengthWeight >= 0 && bound - options.startWeight * startSquared - options.endWeight * endSquared <= floor { continue }
-            let ratio = log((swipe.length + 1) / (Double(s.length) + 1))
-            let lowered = { (score: Double) in
-                score - options.startWeight * startSquared - options.endWeight * endSquared - options.lengthWeight * ratio * ratio
-            }
-            if full && lowered(bound) <= floor { continue }
-            // Only then the context's probability of the word (a hash lookup per context level).
-            let prior = self.prior(lexicon: lexicon, id: s.id, context)
-            let quick = lowered(prior.score)
-            if full && quick <= floor { continue }
-            channels.template(of: dictionary.path(i), centres: centres, lengths: &lengths, into: &template)
-            let location = channels.location(template)
-            // The shape channel only lowers the score further (its distance is never negative): a
-            // word the location channel already puts at or below the floor is done.
-            let located = quick - options.locationWeight * location
-            if full && options.shapeWeight >= 0 && located <= floor { continue }
-            let shape = channels.shape(&template)
-            let score = located - options.shapeWeight * shape
-            if full && score <= floor { continue }
-            shortlist.append(Shortlisted(entry: e, score: score, location: location, shape: shape, lm: prior.lm,
-                                         start: startSquared, end: endSquared, lengthLogRatio: ratio))
-            if shortlist.count == size && floor == -.infinity {
-                floor = shortlist.lazy.map(\.score).min() ?? floor
-            } else if shortlist.count > 2 * size {
-                shortlist.sort { $0.score > $1.score }
-                shortlist.removeLast(shortlist.count - size)
-                floor = shortlist[size - 1].score
+        // The pairs of first and last keys the end filters keep: the words of a pair share the
+        // ends' terms. Nearest first, so the shortlist's floor rises fast.
+        let starts = keys(near: head, radius: options.startRadius), ends = keys(near: tail, radius: options.endRadius)
+        var groups: [(entries: Range<Int>, start: Double, end: Double)] = []
+        for f in starts.indices where starts[f] {
+            for l in ends.indices where ends[l] {
+                let entries = dictionary.entries(first: f, last: l)
+                if !entries.isEmpty { groups.append((entries, startSquares[f], endSquares[l])) }
             }
         }
-        shortlist.sort { $0.score > $1.score }
+        groups.sort { a, b in
+            let x = options.startWeight * a.start + options.endWeight * a.end, y = options.startWeight * b.start + options.endWeight * b.end
+            return x != y ? x < y : a.entries.lowerBound < b.entries.lowerBound
+        }
+        // A group's words come most frequent first. Without a context the prior falls with the
+        // frequency, so the first word whose prior cannot reach the shortlist ends the group; with
+        // one, the priors of a group's words that pass the direction and length filters are
+        // computed first, last to first (only words some context level continues pay a hash
+        // lookup per level), and no later word's prior exceeds the greatest of the rest.
+        let falls = context == nil ? options.frequencyWeight >= 0 : options.contextFrequencyWeight >= 0 && options.contextWeight >= 0
+        var priors: [Double] = [], lms: [Double] = [], rest: [Double] = []
+        let unigrams = context.map { entryUnigrams.values(for: $0.unigrams, wordIDs: dictionary.wordIDs) } ?? []
+        for group in groups {
+            let startSquared = group.start, endSquared = group.end
+            let entries = group.entries
+            if let context {
+                // The whole group's best: its most frequent word with the context's best probability.
+                let most = options.contextFrequencyWeight * Double(Int(dictionary.frequency[entries.lowerBound]) - 255) * Self.lnFrequencyStep
+                    + options.contextWeight * context.maximumLog10Probability * M_LN10
+                if falls && shortlist.count >= size && most - options.startWeight * startSquared - options.endWeight * endSquared <= floor { continue }
+                if priors.count < entries.count {
+                    priors = [Double](repeating: 0, count: entries.count); lms = priors; rest = priors
+                }
+                var best = -Double.infinity
+                for j in stride(from: entries.count - 1, through: 0, by: -1) {
+                    let i = entries.lowerBound + j
+                    // A word the other two filters drop gets no prior (-∞) and is passed over.
+                    guard directionKeeps(swipe, i), lengthKeeps(swipe, i) else { priors[j] = -.infinity; rest[j] = best; continue }
+                    // ``prior(lexicon:id:_:)``, a word no level continues reading its unigram here.
+                    let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
+                    let id = dictionary.wordIDs[i]
+                    let lm = context.isContinued(id: id) ? context.log10Probability(of: id) * M_LN10
+                        : Double(Int(unigrams[i]) + context.unigramBackoff) / StoreSchema.logScale * M_LN10
+                    let score = options.contextFrequencyWeight * lexicon + options.contextWeight * lm
+                    priors[j] = score
+                    lms[j] = lm
+                    best = max(best, score)
+                    rest[j] = best
+                }
+            }
+            for i in entries {
+                let j = i - entries.lowerBound
+                let prior = context == nil ? options.frequencyWeight * Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep : priors[j]
+                // Once the shortlist is full, `floor` (its `size`-th best score when it was last
+                // trimmed) only rises, and a word scoring no more than it can never enter: the
+                // best `size` are then all earlier words that score at least as much. The terms
+                // only lower a score, so each bound below skips the rest of the work.
+                let full = shortlist.count >= size
+                if full && falls && (context == nil ? prior : rest[j]) - options.startWeight * startSquared - options.endWeight * endSquared <= floor { break }
+                guard context == nil ? directionKeeps(swipe, i) && lengthKeeps(swipe, i) : prior > -.infinity else { continue }
+                // The ends alone often settle it, before the logarithm of the lengths is taken.
+                if full && options.lengthWeight >= 0 && prior - options.startWeight * startSquared - options.endWeight * endSquared <= floor { continue }
+                let ratio = log((swipe.length + 1) / (Double(dictionary.length[i]) + 1))
+                let quick = prior - options.startWeight * startSquared - options.endWeight * endSquared - options.lengthWeight * ratio * ratio
+                if full && quick <= floor { continue }
+                channels.template(of: dictionary.path(i), centres: centres, lengths: &lengths, into: &template)
+                let location = channels.location(template)
+                // The shape channel only lowers the score further (its distance is never negative): a
+                // word the location channel already puts at or below the floor is done.
+                let located = quick - options.locationWeight * location
+                if full && options.shapeWeight >= 0 && located <= floor { continue }
+                let shape = channels.shape(&template)
+                let score = located - options.shapeWeight * shape
+                if full && score <= floor { continue }
+                shortlist.append(Shortlisted(entry: Int32(i), score: score, location: location, shape: shape, lm: context == nil ? nil : lms[j],
+                                             start: startSquared, end: endSquared, lengthLogRatio: ratio))
+                if shortlist.count == size && floor == -.infinity {
+                    floor = shortlist.lazy.map(\.score).min() ?? floor
+                } else if shortlist.count > 2 * size {
+                    shortlist.sort { $0.score != $1.score ? $0.score > $1.score : $0.entry < $1.entry }
+                    shortlist.removeLast(shortlist.count - size)
+                    floor = shortlist[size - 1].score
+                }
+            }
+        }
+        shortlist.sort { $0.score != $1.score ? $0.score > $1.score : $0.entry < $1.entry }
         if shortlist.count > size { shortlist.removeLast(shortlist.count - size) }
         decoding.shortlisted = shortlist.map(\.entry)
         let byPath = shortlist.sorted { dictionary.path(Int($0.entry)).lexicographicallyPrecedes(dictionary.path(Int($1.entry))) }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// Every word's swipe features of one layout, in memory, grouped by first key (thesis 3.1: "all
-/// words with the same first letter are stored together").
+/// words with the same first letter are stored together") and, within it, by last key, most
+/// frequent first: a decoder reads the words of a pair of end keys it keeps one after the other,
+/// and can stop in a group once its frequencies are too low (``SwipeDecoder``).
 ///
 /// Key paths live in one flat byte array (`keys[pathStart[i] ..< pathStart[i + 1]]`); the other
 /// features are parallel arrays, and the case-folded index is a table of entry numbers
@@ -23,8 +25,22 @@ public struct SwipeDictionary: Sendable {
     public let secondDistance: [Float]
     /// Lexicon frequency 0-255.
     public let frequency: [UInt8]
-    /// Word indices by first key.
-    let byFirstKey: [[Int32]]
+    /// The entries of first key f and last key l are `groupStart[f · K + l] ..< groupStart[f · K + l + 1]`
+    /// (K keys), most frequent first (in the order added on a tie); those of first key f are
+    /// `groupStart[f · K] ..< groupStart[(f + 1) · K]`.
+    let groupStart: [Int32]
+
+    /// The entries whose first key is `first` and last key `last`, most frequent first.
+    public func entries(first: Int, last: Int) -> Range<Int> {
+        let g = first * layout.keys.count + last
+        return Int(groupStart[g]) ..< Int(groupStart[g + 1])
+    }
+
+    /// The entries whose first key is `first`.
+    public func entries(first: Int) -> Range<Int> {
+        let k = layout.keys.count
+        return Int(groupStart[first * k]) ..< Int(groupStart[(first + 1) * k])
+    }
 
     public var count: Int { words.count }
 
@@ -51,7 +67,7 @@ public struct SwipeDictionary: Sendable {
         }
         return SwipeDictionary(layout: layout, words: words, wordIDs: wordIDs, keys: keys, pathStart: pathStart,
                                length: length, startAngle: angle, secondDistance: second, frequency: frequency,
-                               byFirstKey: byFirstKey, foldedIndex: foldedIndex)
+                               groupStart: groupStart, foldedIndex: foldedIndex)
     }
 
     /// Collects entries; ``build()`` groups them.
@@ -86,11 +102,13 @@ public struct SwipeDictionary: Sendable {
                 secondDistance: f.secondDistance, frequency: frequency)
         }
 
-        /// Merges case variants (see the type's discussion) and groups entries by first key.
+        /// Merges case variants (see the type's discussion) and groups entries by first and last
+        /// key, most frequent first.
         ///
-        /// Entries keep the order in which their first variant was added. The per-entry arrays are
-        /// compacted in place (an entry's representative is never before its place), so the only
-        /// other memory is the folded index the dictionary keeps and the new key paths.
+        /// Within a group, entries of equal frequency keep the order in which their first variant
+        /// was added. The per-entry arrays are compacted in place (an entry's representative is
+        /// never before its place), then put in group order one at a time, so the only other memory
+        /// is the folded index the dictionary keeps, the new key paths and one array at a time.
         public consuming func build() -> SwipeDictionary {
             var b = consume self
             let n = b.words.count
@@ -133,13 +151,41 @@ public struct SwipeDictionary: Sendable {
                 b.frequency.removeLast(n - count)
             }
             b.keys = []; b.starts = []
-            var sizes = [Int](repeating: 0, count: b.layout.keys.count)
-            for g in 0 ..< count { sizes[Int(keys[Int(starts[g])])] += 1 }
-            var groups = sizes.map { size -> [Int32] in var group: [Int32] = []; group.reserveCapacity(size); return group }
-            for g in 0 ..< count { groups[Int(keys[Int(starts[g])])].append(Int32(g)) }
-            return SwipeDictionary(layout: b.layout, words: b.words, wordIDs: b.ids, keys: keys, pathStart: starts,
+            // Group order: a stable counting sort by frequency (highest first), then a stable one
+            // by the pair of end keys.
+            let k = b.layout.keys.count
+            func group(_ g: Int) -> Int { Int(keys[Int(starts[g])]) * k + Int(keys[Int(starts[g + 1]) - 1]) }
+            var byFrequency = [Int32](repeating: 0, count: count)
+            do {
+                var next = [Int](repeating: 0, count: 257)
+                for g in 0 ..< count { next[256 - Int(b.frequency[g])] += 1 }
+                for f in 1 ... 256 { next[f] += next[f - 1] }
+                for g in 0 ..< count { let f = 255 - Int(b.frequency[g]); byFrequency[next[f]] = Int32(g); next[f] += 1 }
+            }
+            var groupStart = [Int32](repeating: 0, count: k * k + 1)
+            for g in 0 ..< count { groupStart[group(g) + 1] += 1 }
+            for j in 0 ..< k * k { groupStart[j + 1] += groupStart[j] }
+            var order = [Int32](repeating: 0, count: count)   // order[new place] = old entry
+            do {
+                var next = groupStart
+                for g in byFrequency { let j = group(Int(g)); order[Int(next[j])] = g; next[j] += 1 }
+            }
+            byFrequency = []
+            var number = [Int32](repeating: 0, count: count)   // number[old entry] = new place
+            for (place, g) in order.enumerated() { number[Int(g)] = Int32(place) }
+            index.renumber(number)
+            number = []
+            var pathKeys: [UInt8] = [], pathStarts: [Int32] = [0]
+            pathKeys.reserveCapacity(keys.count); pathStarts.reserveCapacity(count + 1)
+            for g in order {
+                pathKeys.append(contentsOf: keys[Int(starts[Int(g)]) ..< Int(starts[Int(g) + 1])]); pathStarts.append(Int32(pathKeys.count))
+            }
+            keys = []; starts = []
+            func reordered<T>(_ values: inout [T]) { values = order.map { values[Int($0)] } }
+            reordered(&b.words); reordered(&b.ids); reordered(&b.length); reordered(&b.angle); reordered(&b.second); reordered(&b.frequency)
+            return SwipeDictionary(layout: b.layout, words: b.words, wordIDs: b.ids, keys: pathKeys, pathStart: pathStarts,
                                    length: b.length, startAngle: b.angle, secondDistance: b.second,
-                                   frequency: b.frequency, byFirstKey: groups, foldedIndex: index)
+                                   frequency: b.frequency, groupStart: groupStart, foldedIndex: index)
         }
     }
 }
