@@ -51,10 +51,11 @@ say "nested cross-validation (the defaults were fitted on all 20,000 swipes; her
 say ""
 say "nested cross-validation of the reranker (the shipped forests' recipe fitted on 4 folds' users, measured on the 5th; Tests/Bench/swipe-rerank/forest.py on the tuner's dump):"
 if python3 -c 'import numpy, lightgbm' 2>/dev/null; then
-  # The context forests are also fitted on one moved, scaled, turned and re-timed copy of each
-  # swipe (augment.py, seed 7; the copies of a fold's users only ever train): their dump first.
+  # The timed context forest is also fitted on two moved, scaled, turned and re-timed copies of
+  # each swipe (augment.py, 2 copies, seed 11; the copies of a fold's users only ever train):
+  # their dump first.
   # One load turns each 1.3 GB dump into a .npy the fits then read.
-  if (cd Tests/Bench/swipe-rerank && python3 augment.py "../../../$REAL" "$WORK/augmented.jsonl.gz" 1 7 &&
+  if (cd Tests/Bench/swipe-rerank && python3 augment.py "../../../$REAL" "$WORK/augmented.jsonl.gz" 2 11 &&
       ../../../"$BIN" swipe tune "../../../$KEYBOARD" --traces "$WORK/augmented.jsonl.gz" --folds 5 --dump "$WORK/augmented.tsv" --dump-only > /dev/null 2>&1 &&
       DUMP="$WORK/dump.tsv" python3 -c 'from common import load; load()' &&
       DUMP="$WORK/augmented.tsv" python3 -c 'from common import load; load()' &&
