@@ -35,8 +35,18 @@ public struct ContextDistribution: Sendable {
                 if let lp = level.logprobs[w] { return Double(Int(lp) + level.backoff) / StoreSchema.logScale }
             }
         }
-        return Double(Int(unigrams[Int(w)]) + unigramBackoff) / StoreSchema.logScale
+        return backedOff(unigrams[Int(w)])
     }
+
+    /// ``log10Probability(of:)`` of a word whose unigram the caller has read (`unigram`, the
+    /// word's entry in the model's table, `<unk>`'s outside it): only a word some level continues
+    /// is looked up, so a caller that reads the unigrams in its own order spares the random reads.
+    @inline(__always) public func log10Probability(of id: Int64, unigram: Int32) -> Double {
+        isContinued(id: id) ? log10Probability(of: id) : backedOff(unigram)
+    }
+
+    /// log10 of a unigram after the whole back-off.
+    @inline(__always) func backedOff(_ unigram: Int32) -> Double { Double(Int(unigram) + unigramBackoff) / StoreSchema.logScale }
 
     /// Whether some context level continues with the word `id` (an id outside the vocabulary
     /// as `<unk>`, as ``log10Probability(of:)`` reads it); if not, its probability is at most

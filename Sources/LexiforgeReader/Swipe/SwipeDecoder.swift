@@ -195,7 +195,7 @@ public struct SwipeDecoder: Sendable {
     public let dictionary: SwipeDictionary
     public var options: SwipeDecoderOptions
     /// The language model's unigram of each entry's word, in the dictionary's order, for the
-    /// context the decoder last read (shared by the decoder's copies).
+    /// model the decoder last read a context of (shared by the decoder's copies).
     let entryUnigrams = EntryUnigrams()
 
     public init(dictionary: SwipeDictionary, options: SwipeDecoderOptions = SwipeDecoderOptions()) {
@@ -422,11 +422,9 @@ public struct SwipeDecoder: Sendable {
                     let i = entries.lowerBound + j
                     // A word the other two filters drop gets no prior (-∞) and is passed over.
                     guard directionKeeps(swipe, i), lengthKeeps(swipe, i) else { priors[j] = -.infinity; rest[j] = best; continue }
-                    // ``prior(lexicon:id:_:)``, a word no level continues reading its unigram here.
+                    // The lexicon prior plus ln p(word | context), each weighed.
                     let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
-                    let id = dictionary.wordIDs[i]
-                    let lm = context.isContinued(id: id) ? context.log10Probability(of: id) * M_LN10
-                        : Double(Int(unigrams[i]) + context.unigramBackoff) / StoreSchema.logScale * M_LN10
+                    let lm = context.log10Probability(of: dictionary.wordIDs[i], unigram: unigrams[i]) * M_LN10
                     let score = options.contextFrequencyWeight * lexicon + options.contextWeight * lm
                     priors[j] = score
                     lms[j] = lm
@@ -551,14 +549,6 @@ public struct SwipeDecoder: Sendable {
         var terms: SwipeCandidate.Terms {
             SwipeCandidate.Terms(endpoints: start + end, lengthLogRatio: lengthLogRatio, start: start, end: end)
         }
-    }
-
-    /// frequencyWeight · ln p(word), or with a context the weighted lexicon prior plus
-    /// contextWeight · ln p(word | context); the latter also returned.
-    @inline(__always) func prior(lexicon: Double, id: Int32, _ context: ContextDistribution?) -> (score: Double, lm: Double?) {
-        guard let context else { return (options.frequencyWeight * lexicon, nil) }
-        let lm = context.log10Probability(of: Int64(id)) * M_LN10
-        return (options.contextFrequencyWeight * lexicon + options.contextWeight * lm, lm)
     }
 
     /// ln of one lexicon frequency step (p ∝ 1.15^f, LatinIME's scale).
