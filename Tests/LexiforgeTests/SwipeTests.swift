@@ -231,6 +231,16 @@ struct SwipeDecoderTests {
         #expect(Array(tall.path(i)) == Array(dictionary.path(i)))
         let expected = SwipeFeatures(word: "quick", layout: try SwipeLayout.qwerty.withRowHeightRatio(1.7))!.length
         #expect(abs(Double(tall.length[i]) - expected) < 1e-4 && tall.length[i] > dictionary.length[i])
+        // Every entry (a one-key word among them) reads exactly what its features measure on the
+        // new geometry: the table of key pairs sums the same distances in the same order.
+        for ratio in [0.6, 1.7, 2.35] {
+            let layout = try SwipeLayout.qwerty.withRowHeightRatio(ratio), adapted = dictionary.adapted(to: layout)
+            for e in 0 ..< adapted.count {
+                let f = SwipeFeatures(keys: Array(adapted.path(e)), layout: layout)
+                #expect(adapted.length[e] == Float(f.length) && adapted.startAngle[e] == Float(f.startAngle)
+                        && adapted.secondDistance[e] == Float(f.secondDistance), "\(adapted.words[e]) at \(ratio)")
+            }
+        }
     }
 
     @Test("synthetic swipes of a small lexicon decode", arguments: [UInt64(3), 11])

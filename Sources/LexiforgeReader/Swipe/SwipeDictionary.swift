@@ -57,13 +57,37 @@ public struct SwipeDictionary: Sendable {
 
     /// The same words with features measured on `layout` (the same keys, another geometry: say
     /// the row height of the device's keyboard instead of the stored one). Paths stay, lengths and
-    /// start directions are recomputed: about 30 ms for 160,000 words.
+    /// start directions are recomputed from a table of the key pairs' distances and directions, a
+    /// few milliseconds for 160,000 words (about 30 ms when each word's features were measured
+    /// afresh, which made a device's first swipe the slowest of all: docs/swipe.md, *Keyboard setup*).
     public func adapted(to layout: SwipeLayout) -> SwipeDictionary {
         precondition(layout.keys.count == self.layout.keys.count, "a layout with the same keys")
-        var length = self.length, angle = startAngle, second = secondDistance
-        for i in 0 ..< count {
-            let f = SwipeFeatures(keys: Array(path(i)), layout: layout)
-            length[i] = Float(f.length); angle[i] = Float(f.startAngle); second[i] = Float(f.secondDistance)
+        // The distances and directions between every pair of keys, once (as ``SwipeFeatures``
+        // measures them, summed in the same order: the same values), then one pass over the flat
+        // paths without an array per word.
+        let k = layout.keys.count
+        var pairDistance = [Double](repeating: 0, count: k * k), pairAngle = [Double](repeating: 0, count: k * k)
+        for a in 0 ..< k {
+            for b in 0 ..< k {
+                let p = layout.keys[a].centre, q = layout.keys[b].centre
+                pairDistance[a * k + b] = p.distance(to: q)
+                pairAngle[a * k + b] = atan2(q.y - p.y, q.x - p.x)
+            }
+        }
+        var length = [Float](repeating: 0, count: count), angle = length, second = length
+        keys.withUnsafeBufferPointer { keys in
+            pathStart.withUnsafeBufferPointer { starts in
+                for i in 0 ..< count {
+                    let s = Int(starts[i]), e = Int(starts[i + 1])
+                    var l = 0.0
+                    for j in s + 1 ..< max(s + 1, e) { l += pairDistance[Int(keys[j - 1]) * k + Int(keys[j])] }
+                    length[i] = Float(l)
+                    if e - s > 1 {
+                        let pair = Int(keys[s]) * k + Int(keys[s + 1])
+                        angle[i] = Float(pairAngle[pair]); second[i] = Float(pairDistance[pair])
+                    }
+                }
+            }
         }
         return SwipeDictionary(layout: layout, words: words, wordIDs: wordIDs, keys: keys, pathStart: pathStart,
                                length: length, startAngle: angle, secondDistance: second, frequency: frequency,
