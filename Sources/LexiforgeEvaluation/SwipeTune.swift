@@ -20,7 +20,7 @@ public enum SwipeTune {
         public var tracesPath: String
         public var layout: String?
         public var folds = 5
-        public var filterRecall = 0.997
+        public var filterRecall = 0.999
         public var wideShortlist = 160
         /// Where to write one row per shortlisted word (the terms of ``Term``, for the reranker's
         /// scripts in Tests/Bench/swipe-rerank), and the rows' spellings beside it (`.words`).

@@ -272,7 +272,7 @@ struct SwipeTuneCommand: ParsableCommand {
     @Option(help: "Folds, split by user.")
     var folds = 5
     @Option(help: "Share of training swipes each filter must keep.")
-    var filterRecall = 0.997
+    var filterRecall = 0.999
     @Option(help: "Shortlist kept per swipe while fitting the weights.")
     var wideShortlist = 160
     @Option(help: ArgumentHelp("Also write every shortlisted word's terms, a row each, to FILE (and their spellings to FILE.words), for Tests/Bench/swipe-rerank.", valueName: "FILE"))

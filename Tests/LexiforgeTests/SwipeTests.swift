@@ -191,12 +191,13 @@ struct SwipeDecoderTests {
         #expect(tap.length < decoder.options.tapLength)
         #expect(decoder.filterVerdicts(tap, entry: you) == [true, true, true, true])
         #expect(decoder.decode(SwipeFixture.perfect("y")).candidates.map(\.word).contains("you"))
-        // A stroke of 0.4 key widths is no tap: at most 8 · 0.4 + 1.2 = 4.4 < 5 key widths.
+        // A stroke of 0.35 key widths is no tap: at most 9.6 · 0.35 + 1.2 = 4.56 < 5 key widths.
         let centre = SwipeFixture.perfect("y")[0]
-        let stroke = try #require(decoder.prepare([centre, SwipePoint(x: centre.x + 0.4, y: centre.y)]))
+        let stroke = try #require(decoder.prepare([centre, SwipePoint(x: centre.x + 0.35, y: centre.y)]))
         #expect(stroke.length >= decoder.options.tapLength)
+        #expect(decoder.options.lengthB * stroke.length + decoder.options.lengthC < 5)
         #expect(decoder.filterVerdicts(stroke, entry: you)[3] == false)
-        // With the bound set to 0 a tap is measured like any swipe: 8 · 0.1 + 1.2 = 2 < 5.
+        // With the bound set to 0 a tap is measured like any swipe: 9.6 · 0.1 + 1.2 = 2.16 < 5.
         decoder.options.tapLengthBound = 0
         #expect(decoder.filterVerdicts(tap, entry: you)[3] == false)
         decoder.options.tapLengthBound = 5

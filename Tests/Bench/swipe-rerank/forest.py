@@ -133,6 +133,13 @@ if __name__ == "__main__":
     A = XA = None
     if os.environ.get("AUG"):
         A, XA, _ = top_k(load(os.environ["AUG"]), kind, RERANK, open(setf).read().strip().split(","))
+    # TEST_DUMP=DUMP3[,DUMP4…]: also measure each fold's forests on other dumps of the same swipes
+    # (the same folds and in-dictionary counts: say the decoder with other filters), the forests
+    # still fitted on DUMP's (and AUG's) rows: what shipping them with that decoder would give.
+    tests = [("", D, X)]
+    for path in filter(None, os.environ.get("TEST_DUMP", "").split(",")):
+        DT, XT, _ = top_k(load(path), kind, RERANK, open(setf).read().strip().split(","))
+        tests.append((" on " + os.path.basename(path), DT, XT))
     t0 = time.time()
     if mode == "cv":
         res, after = {}, {}
@@ -148,33 +155,35 @@ if __name__ == "__main__":
             # learning curve: how much the nested figure grows with the number of users fitted on.
             for j in range(1, 1 + int(os.environ.get("LEARNING_DROP", "0"))):
                 tr = tr & (D["sfold"] != (k + j) % 5)
-            Dtr = subset(D, tr); Dte = subset(D, D["sfold"] == k)
+            Dtr = subset(D, tr)
             Xtr, Dtr = X[Dtr["rows"]], Dtr
             if A is not None:
                 Atr = subset(A, A["sfold"] != k)
                 Xtr, Dtr = with_copies(Xtr, Dtr, XA[Atr["rows"]], Atr)
             models = [fit_forest(Xtr, Dtr, max(sizes), seed) for seed in seeds]
-            # The swipes after words that read like a sentence (context fit at least the gate, −4;
-            # 0 is a prompt's first word, which has none): `eval swipe`'s thesis comparison.
-            fit = Dte["fit"][Dte["starts"]]
-            sentence = (fit >= -4) & (fit != 0)
-            # SEED_CURVE=1: also the averages of the first 1, 2, … seeds' forests.
-            counts = range(1, len(models) + 1) if os.environ.get("SEED_CURVE") else [len(models)]
-            for trees in sizes:
-                scores = [m.predict(X[Dte["rows"]], num_iteration=trees) for m in models]
-                # SAVE_SCORES=PREFIX: each seed's held-out scores (PREFIX-fold-trees.npy, one row
-                # per seed) and the fold's group starts, e.g. to see how often the seeds disagree.
-                if os.environ.get("SAVE_SCORES"):
-                    np.save("%s-%d-%d.npy" % (os.environ["SAVE_SCORES"], k, trees), np.array(scores))
-                    np.save("%s-%d-starts.npy" % (os.environ["SAVE_SCORES"], k), Dte["starts"])
-                for n in counts:
-                    s = sum(scores[:n]) / n
-                    r = acc_by_fold(s, Dte, {k: DENOM[k]})[0]
-                    key = "%d trees" % trees + (", %d seeds" % n if len(counts) > 1 else "")
-                    res.setdefault(key, []).append(r)
-                    better = ranks(s, Dte)[sentence]
-                    after.setdefault(key, []).append(((better == 0).sum(), (better < 4).sum(), len(better)))
-                    print("fold", k, key, r, "%.0fs" % (time.time() - t0), flush=True)
+            for suffix, DT, XT in tests:
+                Dte = subset(DT, DT["sfold"] == k)
+                # The swipes after words that read like a sentence (context fit at least the gate, −4;
+                # 0 is a prompt's first word, which has none): `eval swipe`'s thesis comparison.
+                fit = Dte["fit"][Dte["starts"]]
+                sentence = (fit >= -4) & (fit != 0)
+                # SEED_CURVE=1: also the averages of the first 1, 2, … seeds' forests.
+                counts = range(1, len(models) + 1) if os.environ.get("SEED_CURVE") else [len(models)]
+                for trees in sizes:
+                    scores = [m.predict(XT[Dte["rows"]], num_iteration=trees) for m in models]
+                    # SAVE_SCORES=PREFIX: each seed's held-out scores (PREFIX-fold-trees.npy, one row
+                    # per seed) and the fold's group starts, e.g. to see how often the seeds disagree.
+                    if os.environ.get("SAVE_SCORES") and not suffix:
+                        np.save("%s-%d-%d.npy" % (os.environ["SAVE_SCORES"], k, trees), np.array(scores))
+                        np.save("%s-%d-starts.npy" % (os.environ["SAVE_SCORES"], k), Dte["starts"])
+                    for n in counts:
+                        s = sum(scores[:n]) / n
+                        r = acc_by_fold(s, Dte, {k: DENOM[k]})[0]
+                        key = "%d trees" % trees + (", %d seeds" % n if len(counts) > 1 else "") + suffix
+                        res.setdefault(key, []).append(r)
+                        better = ranks(s, Dte)[sentence]
+                        after.setdefault(key, []).append(((better == 0).sum(), (better < 4).sum(), len(better)))
+                        print("fold", k, key, r, "%.0fs" % (time.time() - t0), flush=True)
         for key, r in res.items():
             print("RESULT forest", kind, setf, key + ": top1 %.2f top4 %.2f" % tuple(np.mean(r, 0) * 100), flush=True)
             if "ctx" in kind:
