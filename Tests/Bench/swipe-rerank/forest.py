@@ -127,18 +127,19 @@ def decode_score(blob, X):
 
 if __name__ == "__main__":
     mode, kind, setf = sys.argv[1], sys.argv[2], sys.argv[3]
-    D, X, names = top_k(load(), kind, RERANK, open(setf).read().strip().split(","))
+    features = open(setf).read().strip().split(",")
+    D, X, names = top_k(load(), kind, RERANK, features)
     # AUG=DUMP2: a dump of augmented copies of the same users' swipes (the same format); `cv` adds
     # the copies of each fold's training users to its training rows, never to its test rows.
     A = XA = None
     if os.environ.get("AUG"):
-        A, XA, _ = top_k(load(os.environ["AUG"]), kind, RERANK, open(setf).read().strip().split(","))
+        A, XA, _ = top_k(load(os.environ["AUG"]), kind, RERANK, features)
     # TEST_DUMP=DUMP3[,DUMP4…]: also measure each fold's forests on other dumps of the same swipes
     # (the same folds and in-dictionary counts: say the decoder with other filters), the forests
     # still fitted on DUMP's (and AUG's) rows: what shipping them with that decoder would give.
     tests = [("", D, X)]
     for path in filter(None, os.environ.get("TEST_DUMP", "").split(",")):
-        DT, XT, _ = top_k(load(path), kind, RERANK, open(setf).read().strip().split(","))
+        DT, XT, _ = top_k(load(path), kind, RERANK, features)
         tests.append((" on " + os.path.basename(path), DT, XT))
     t0 = time.time()
     if mode == "cv":
@@ -161,14 +162,14 @@ if __name__ == "__main__":
                 Atr = subset(A, A["sfold"] != k)
                 Xtr, Dtr = with_copies(Xtr, Dtr, XA[Atr["rows"]], Atr)
             models = [fit_forest(Xtr, Dtr, max(sizes), seed) for seed in seeds]
+            # SEED_CURVE=1: also the averages of the first 1, 2, … seeds' forests.
+            counts = range(1, len(models) + 1) if os.environ.get("SEED_CURVE") else [len(models)]
             for suffix, DT, XT in tests:
                 Dte = subset(DT, DT["sfold"] == k)
                 # The swipes after words that read like a sentence (context fit at least the gate, −4;
                 # 0 is a prompt's first word, which has none): `eval swipe`'s thesis comparison.
                 fit = Dte["fit"][Dte["starts"]]
                 sentence = (fit >= -4) & (fit != 0)
-                # SEED_CURVE=1: also the averages of the first 1, 2, … seeds' forests.
-                counts = range(1, len(models) + 1) if os.environ.get("SEED_CURVE") else [len(models)]
                 for trees in sizes:
                     scores = [m.predict(XT[Dte["rows"]], num_iteration=trees) for m in models]
                     # SAVE_SCORES=PREFIX: each seed's held-out scores (PREFIX-fold-trees.npy, one row
