@@ -81,6 +81,10 @@ if python3 -c 'import numpy, lightgbm' 2>/dev/null; then
   # The timed context forest is also fitted on two moved, scaled, turned and re-timed copies of
   # each swipe (augment.py, 2 copies, seed 11; the copies of a fold's users only ever train):
   # their dump first.
+  # The decoder's candidates for the forests are its shortlist's best 64 by weights fitted for
+  # the word's recall among them (SwipeDecoderOptions.Selection, since 2026-11-29): selection.py
+  # fits them nested by user on the decoder's dump (each fold's on the other folds' users) and
+  # the forests' folds are measured on the candidates each fold's weights choose (TEST_SELECT).
   # One load turns each 1.3 GB dump into a .npy the fits then read.
   if (cd Tests/Bench/swipe-rerank && python3 augment.py "../../../$REAL" "$WORK/augmented.jsonl.gz" 2 11 &&
       ../../../"$BIN" swipe tune "../../../$KEYBOARD" --traces "../../../$REAL" --folds 5 --filter-recall 0.997 --dump "$WORK/dump.tsv" --dump-only > /dev/null 2>&1 &&
@@ -88,12 +92,14 @@ if python3 -c 'import numpy, lightgbm' 2>/dev/null; then
       DUMP="$WORK/dump.tsv" python3 -c 'from common import load; load()' &&
       DUMP="$WORK/decoder.tsv" python3 -c 'from common import load; load()' &&
       DUMP="$WORK/augmented.tsv" python3 -c 'from common import load; load()' &&
-      (DUMP="$WORK/dump.tsv" TEST_DUMP="$WORK/decoder.tsv" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv nl setD6 > "$WORK/cv-nl.txt" &
-       DUMP="$WORK/dump.tsv" AUG="$WORK/augmented.tsv" TEST_DUMP="$WORK/decoder.tsv" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv ctx+nl setC16 > "$WORK/cv-ctx.txt"; wait)); then
+      DUMP="$WORK/decoder.tsv" python3 selection.py cv "$WORK/selection.json" > "$WORK/selection.txt" &&
+      (DUMP="$WORK/dump.tsv" TEST_DUMP="$WORK/decoder.tsv" TEST_SELECT="$WORK/selection.json" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv nl setD6 > "$WORK/cv-nl.txt" &
+       DUMP="$WORK/dump.tsv" AUG="$WORK/augmented.tsv" TEST_DUMP="$WORK/decoder.tsv" TEST_SELECT="$WORK/selection.json" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv ctx+nl setC16 > "$WORK/cv-ctx.txt"; wait)); then
+    sed -n 's/^RESULT nested, /the selection weights, nested by user: /p; s/^all folds: /the selection weights fitted on every fold: /p' "$WORK/selection.txt" | tee -a "$REPORT"
     # At the shipped sizes (forest.py's trees_for: 300 trees without context, 600 with) and
     # seeds (seeds_for: every forest averages seeds 1 and 2).
     grep -h -A1 '^RESULT' "$WORK/cv-nl.txt" "$WORK/cv-ctx.txt" | grep -v -e '^--' |
-      sed 's/^RESULT forest nl/no context:/; s/^RESULT forest ctx+nl/context:/; s/trees on decoder.tsv:/trees, as shipped (the decoder'"'"'s 99.9% filters):/; s/trees:/trees, on the 99.7% filters they were fitted with:/' | tee -a "$REPORT"
+      sed 's/^RESULT forest nl/no context:/; s/^RESULT forest ctx+nl/context:/; s/trees on decoder.tsv, selected by selection.json:/trees, as shipped (the decoder'"'"'s 99.9% filters, its best 64 by the selection weights):/; s/trees on decoder.tsv:/trees, the decoder'"'"'s filters, its best 64 by the linear score:/; s/trees:/trees, on the 99.7% filters they were fitted with:/' | tee -a "$REPORT"
   else
     say "the reranker's nested cross-validation failed (above)"
   fi

@@ -1,5 +1,6 @@
 import Foundation
 import LexiforgeReader
+import LexiforgeSwipe
 import LexiforgeTestSupport
 import Testing
 
@@ -159,5 +160,57 @@ struct SwipeScoringTests {
         }
         // Both kinds occur, so the comparison means something.
         #expect(outside > 20 && inside > 20)
+    }
+
+    @Test("the reranker's candidates are the shortlist's best by the selection weights", arguments: [false, true])
+    func selection(withContext: Bool) throws {
+        // 1,500 made-up words of 2-5 letters (distinct), frequencies 100-200; a swipe of each of 40.
+        let folder = try TemporaryFolder("lexiforge-swipe-selection")
+        let predictor = try NgramPredictor(store: TrainedStore(path: try SwipeContextTests.store(in: folder)))
+        var state: UInt64 = 29
+        func next(_ n: Int) -> Int { state = state &* 6364136223846793005 &+ 1442695040888963407; return Int(state >> 33) % n }
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        let ids = try ["on", "the", "a", "in", "bus"].map { try #require(predictor.id(of: $0)) }
+        var builder = SwipeDictionary.Builder(layout: .qwerty)
+        var made: [String] = [], seen: Set<String> = []
+        while made.count < 1_500 {
+            let word = String((0 ..< 2 + next(4)).map { _ in letters[next(26)] })
+            guard seen.insert(word).inserted else { continue }
+            builder.add(word: word, id: Int64(ids[made.count % ids.count]), frequency: 100 + next(101))
+            made.append(word)
+        }
+        let dictionary = builder.build()
+        let context = withContext ? try predictor.distribution(after: ["we", "sat"]) : nil
+        // Weights unlike the linear score's, so the two choose differently.
+        let w = SwipeDecoderOptions.Selection(location: 0.05, shape: 40, cost: 10, start: 30, end: 0.5, length: 2, miss: 8,
+                                              frequency: 3, contextFrequency: 2, context: 4, contextLow: 1)
+        var options = SwipeDecoderOptions()
+        options.shortlist = 40; options.rerank = 12; options.limit = 12
+        options.selection = w
+        // Every shortlisted word in the linear score's order, with the terms it was chosen by.
+        var linear = options
+        linear.rerank = 0; linear.limit = 40
+        func chosenBy(_ c: SwipeCandidate, contextWeight: Double) -> Double {
+            let lexicon = Double(c.frequency - 255) * log(1.15)
+            return -w.location * c.location - w.shape * c.shape - w.cost * c.cost - w.start * c.terms.start - w.end * c.terms.end
+                - w.length * c.terms.lengthLogRatio * c.terms.lengthLogRatio - w.miss * c.terms.missed
+                + (c.contextLogProbability.map { w.contextFrequency * lexicon + contextWeight * $0 } ?? w.frequency * lexicon)
+        }
+        var generator = SwipeGenerator(layout: .qwerty, seed: 8)
+        var differs = 0
+        // With a context: a sentence (no fit) and a list of unrelated words (a fit below the gate).
+        for (k, word) in made.prefix(40).enumerated() {
+            let points = generator.swipe(keys: SwipeLayout.qwerty.keyPath(of: word)!).points
+            let fit: Double? = withContext && k % 2 == 1 ? -10 : nil
+            let all = SwipeDecoder(dictionary: dictionary, options: linear).decode(points, context: context, contextFit: fit).candidates
+            let chosen = SwipeDecoder(dictionary: dictionary, options: options).decode(points, context: context, contextFit: fit).candidates
+            let weight = fit == nil ? w.context : w.contextLow
+            let expected = all.sorted { chosenBy($0, contextWeight: weight) > chosenBy($1, contextWeight: weight) }.prefix(12).map(\.word)
+            #expect(all.count == 40 && chosen.count == 12, "\(word)")
+            #expect(Set(chosen.map(\.word)) == Set(expected), "\(word)")
+            if Set(all.prefix(12).map(\.word)) != Set(expected) { differs += 1 }
+        }
+        #expect(differs >= 20)   // the weights chose other candidates than the linear score in most swipes
+        withExtendedLifetime(folder) {}
     }
 }

@@ -106,11 +106,41 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
 
     /// Candidates returned.
     public var limit = 4
-    /// The best this many of the linear score (DTW included) are reordered by ``SwipeReranker``
-    /// (its weights for decoding with or without a context); 0 keeps the linear order.
+    /// The best this many shortlisted words (by ``selection``'s weights, else the linear score;
+    /// DTW included) are reordered by ``SwipeReranker`` (its weights for decoding with or without
+    /// a context); 0 keeps the linear order.
     /// The fitted rerankers were fitted on each swipe's best 64 (32 until 2026-11-27: the right
     /// word is among the best 64 in 96.7% of real in-dictionary swipes, the best 32 in 96.3%).
     public var rerank = 64
+    /// When set (and the reranker runs), the ``rerank`` candidates are the shortlist's best by
+    /// the linear score's terms under these weights instead of the score's own. The linear
+    /// weights above were fitted for the right word's rank, and they still pick the shortlist;
+    /// these were fitted for its recall among the best 64 (`Tests/Bench/swipe-rerank/selection.py`),
+    /// since the reranker decides the rank. docs/swipe.md, *The reranker's candidates*.
+    public var selection: Selection? = .fitted
+
+    /// Weights of the terms of the linear score (each as the weight of the same name above) that
+    /// choose the reranker's candidates.
+    public struct Selection: Sendable, Equatable {
+        public var location, shape, cost, start, end, length, miss: Double
+        /// The lexicon prior's weight without a context, and beside one.
+        public var frequency, contextFrequency: Double
+        /// ln p(word | context)'s weight, and after a context below ``SwipeDecoderOptions/contextGate``.
+        public var context, contextLow: Double
+
+        public init(location: Double, shape: Double, cost: Double, start: Double, end: Double, length: Double, miss: Double,
+                    frequency: Double, contextFrequency: Double, context: Double, contextLow: Double) {
+            (self.location, self.shape, self.cost, self.start, self.end, self.length, self.miss) = (location, shape, cost, start, end, length, miss)
+            (self.frequency, self.contextFrequency, self.context, self.contextLow) = (frequency, contextFrequency, context, contextLow)
+        }
+
+        /// Fitted on the 20,000 development swipes (`selection.py fit`, the right word among the best
+        /// 64 with and without a context; scaled to the linear score's DTW weight, 40): against the
+        /// linear score's, the start point and the priors count twice as much, the end point as
+        /// much, the shape channel, the missed key and the length half as much, the location a third.
+        public static let fitted = Selection(location: 0.2076, shape: 11.9, cost: 40, start: 19.66, end: 2.25, length: 0.08405,
+                                             miss: 2.0642, frequency: 2, contextFrequency: 0.998, context: 2.32, contextLow: 0.4887)
+    }
 
     /// Whether the reranker runs: asked for, and with a DTW cost to rerank by.
     var reranks: Bool { rerank > 0 && costWeight > 0 }
@@ -360,6 +390,7 @@ public struct SwipeDecoder: Sendable {
         if let gate = options.contextGate, let contextFit, contextFit < gate {
             var decoder = self
             decoder.options.contextWeight = options.contextWeightLow
+            decoder.options.selection?.context = options.selection?.contextLow ?? 0
             decoding = decoder.decodeWeighted(raw, times: times, context: context, contextFit: contextFit)
         } else {
             decoding = decodeWeighted(raw, times: times, context: context, contextFit: contextFit)
@@ -737,6 +768,10 @@ public struct SwipeDecoder: Sendable {
         var validColumns = 0
         var result = Scored()
         let keep = options.reranks ? max(options.limit, options.rerank) : options.limit   // the reranker's need their full DTW cost
+        // The candidates kept (`result.top`) are the best by `choice`: the linear score, or the
+        // reranker's selection weights.
+        let selection = options.reranks ? options.selection : nil
+        let costWeight = selection?.cost ?? options.costWeight
         let robust = options.costRobustness
         for entry in entries {
             let i = Int(entry.entry), cheap = entry.score, location = entry.location, shape = entry.shape, lm = entry.lm
@@ -773,7 +808,13 @@ public struct SwipeDecoder: Sendable {
                     }
                 }
             }
-            let prior = cheap - options.missWeight * missed
+            var prior = cheap - options.missWeight * missed
+            if let w = selection {
+                let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
+                prior = -w.location * location - w.shape * shape - w.start * entry.start - w.end * entry.end
+                    - w.length * entry.lengthLogRatio * entry.lengthLogRatio - w.miss * missed
+                    + (lm.map { w.contextFrequency * lexicon + w.context * $0 } ?? w.frequency * lexicon)
+            }
             var terms = entry.terms
             terms.missed = missed
             terms.keys = path.count
@@ -834,7 +875,7 @@ public struct SwipeDecoder: Sendable {
                 // Early abandoning: every warping path crosses every column and costs only grow, so
                 // the final cost is at least this column's minimum.
                 if result.top.count == keep,
-                   -options.costWeight * columnMin / Double(n) + prior < result.top[result.top.count - 1].score {
+                   -costWeight * columnMin / Double(n) + prior < result.top[result.top.count - 1].score {
                     abandoned = true
                     result.abandoned += 1
                     break
@@ -849,7 +890,7 @@ public struct SwipeDecoder: Sendable {
             let total = columnMin == .infinity || start < m ? Double.infinity : columns[(m - 1) * n + n - 1]
             let cost = min(total / Double(n), options.costCap)
             let frequency = Int(dictionary.frequency[i])
-            let score = -options.costWeight * cost + prior
+            let score = -costWeight * cost + prior
             result.offer(SwipeCandidate(word: dictionary.words[i], id: dictionary.wordIDs[i], score: score, cost: cost,
                                         frequency: frequency, location: location, shape: shape, contextLogProbability: lm,
                                         terms: terms),

@@ -138,9 +138,16 @@ if __name__ == "__main__":
     # (the same folds and in-dictionary counts: say the decoder with other filters), the forests
     # still fitted on DUMP's (and AUG's) rows: what shipping them with that decoder would give.
     tests = [("", D, X)]
+    test_dumps = []
     for path in filter(None, os.environ.get("TEST_DUMP", "").split(",")):
-        DT, XT, _ = top_k(load(path), kind, RERANK, features)
+        DT0 = load(path)
+        DT, XT, _ = top_k(DT0, kind, RERANK, features)
         tests.append((" on " + os.path.basename(path), DT, XT))
+        test_dumps.append((path, DT0))
+    # TEST_SELECT=FILE (cv): also measure each fold's forests on the test dumps' rows chosen by
+    # that fold's weights in FILE (`selection.py cv`'s JSON, fitted on the other folds' users) instead
+    # of the linear score: the decoder's candidates since 2026-11-29 (SwipeDecoderOptions.Selection).
+    test_select = json.load(open(os.environ["TEST_SELECT"])) if os.environ.get("TEST_SELECT") else None
     t0 = time.time()
     if mode == "cv":
         res, after = {}, {}
@@ -164,7 +171,12 @@ if __name__ == "__main__":
             models = [fit_forest(Xtr, Dtr, max(sizes), seed) for seed in seeds]
             # SEED_CURVE=1: also the averages of the first 1, 2, … seeds' forests.
             counts = range(1, len(models) + 1) if os.environ.get("SEED_CURVE") else [len(models)]
-            for suffix, DT, XT in tests:
+            fold_tests = list(tests)
+            if test_select:
+                for path, DT0 in test_dumps:
+                    DT, XT, _ = top_k(DT0, kind, RERANK, features, test_select[str(k)])
+                    fold_tests.append((" on " + os.path.basename(path) + ", selected by " + os.path.basename(os.environ["TEST_SELECT"]), DT, XT))
+            for suffix, DT, XT in fold_tests:
                 Dte = subset(DT, DT["sfold"] == k)
                 # The swipes after words that read like a sentence (context fit at least the gate, −4;
                 # 0 is a prompt's first word, which has none): `eval swipe`'s thesis comparison.

@@ -63,8 +63,10 @@ def context_start(w):
     return c
 
 # ---------- top K of the linear score, and the softmax's groups ----------
-def top_k(D0, kind, K, sel):
-    """The rows of each swipe's top K by the shipped linear weights, and their features (sel: names or None)."""
+def top_k(D0, kind, K, sel, select=None):
+    """The rows of each swipe's top K by the shipped linear weights, and their features (sel: names or None).
+    select: other weights for choosing the top K (selection.py's keys: the terms, frequency without
+    context, ctxfrequency, context, contextLow, gate), the shortlist itself left as the dump has it."""
     import feats
     ctx = "ctx" in kind
     w0 = dict(DEF)
@@ -72,7 +74,11 @@ def top_k(D0, kind, K, sel):
     # contextGate, contextWeightLow), so the top K here are the ones the decoder reranks. (Until
     # 2026-11-26 these were the tuner's refit, 0.541 / 1.26 / 0.377: the same figures either way.)
     if ctx: w0.update(frequency=0.499, context=1.16, gate=-4, contextLow=0.41)
-    keep = feats.grank(-score_ca(D0, w0, ctx), D0) < K
+    ws = w0
+    if select is not None:
+        ws = dict(select)
+        if ctx: ws["frequency"] = select["ctxfrequency"]
+    keep = feats.grank(-score_ca(D0, ws, ctx), D0) < K
     # SHORTLIST=n: a dump of a wider shortlist (`swipe tune --wide-shortlist`) read as the decoder
     # with `shortlist` n would see it: its best n by the cheap stage's score (the linear score
     # without the DTW cost and the missed key) first.

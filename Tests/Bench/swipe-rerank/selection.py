@@ -1,0 +1,84 @@
+"""The reranker's candidates: python3 selection.py cv|fit [OUT.json].
+
+The decoder reranks each swipe's best 64 shortlisted words (RERANK in forest.py), chosen by a
+linear score. Its weights (SwipeDecoderOptions) were fitted for the right word's rank, and they
+still choose the shortlist; the forests decide the rank, so the 64 are now chosen by weights of
+the same terms fitted for the right word's recall among them (SwipeDecoderOptions.Selection).
+
+One set of weights for both decoders, as the linear score has: the terms shared, the prior's
+weight without a context (frequency) and beside one (ctxfrequency, context, contextLow below the
+context gate) their own. Fitted by coordinate ascent (models.fit_ca's steps) on the number of
+in-dictionary swipes whose word is among the best 64, with and without a context (ties count
+against the word; a thousandth of a swipe for each word in the top 4 breaks ties between
+weights), starting from the linear score's weights.
+
+cv:  nested by user: each fold's weights fitted on the other folds' swipes, its recall measured
+     on its own; writes the per-fold weights ("0" … "4") and those fitted on every fold ("all")
+     to OUT.json, which forest.py reads (TEST_SELECT: each fold's rows chosen by its weights).
+fit: the weights fitted on every fold alone (the shipped Selection.fitted, scaled so the DTW
+     cost's weight is the linear score's 40).
+
+DUMP: the tuner's dump (`swipe tune --dump FILE --dump-only`, the decoder's filters).
+"""
+import json, sys, time, numpy as np
+from common import load, ranks
+from models import DEF, TERMS, score_ca, subset, DENOM
+
+K = 64
+START = dict(DEF, ctxfrequency=0.499, context=1.16, gate=-4, contextLow=0.41)
+
+def scores(D, w):
+    """The selection score of every row with a context and without."""
+    c = dict(w, frequency=w["ctxfrequency"])
+    return score_ca(D, c, True), score_ca(D, w, False)
+
+def counts(D, w):
+    """Swipes whose word is among the best K with a context and without, and among the best 4."""
+    bc, bn = (ranks(s, D) for s in scores(D, w))
+    return np.array([(bc < K).sum(), (bn < K).sum(), (bc < 4).sum(), (bn < 4).sum()])
+
+def value(D, w):
+    n = counts(D, w)
+    return n[0] + n[1] + 1e-3 * (n[2] + n[3])
+
+def fit(D, start=START):
+    best = dict(start); v0 = value(D, best)
+    for factor in [2.0, 1.41, 1.19, 1.09]:
+        improved, rounds = True, 0
+        while improved and rounds < 6:
+            improved = False; rounds += 1
+            for p in TERMS + ["frequency", "ctxfrequency", "context", "contextLow"]:
+                for f in [factor, 1 / factor]:
+                    w = dict(best); w[p] = (0.05 if f > 1 else 0) if w[p] < 0.05 else w[p] * f
+                    v = value(D, w)
+                    if v > v0 + 1e-9: v0, best, improved = v, w, True
+    return best
+
+def scaled(w):
+    """w with the DTW cost's weight 40, as SwipeDecoderOptions.Selection states it (only ratios count)."""
+    k = 40.0 / w["cost"]
+    return {p: (v * k if p != "gate" else v) for p, v in w.items()}
+
+if __name__ == "__main__":
+    mode = sys.argv[1]
+    D = load()
+    total = sum(DENOM.values())
+    t0 = time.time()
+    out = {}
+    if mode == "cv":
+        new, old = np.zeros(4), np.zeros(4)
+        for k in sorted(DENOM):
+            w = fit(subset(D, D["sfold"] != k))
+            te = subset(D, D["sfold"] == k)
+            a, b = counts(te, w), counts(te, START)
+            new += a; old += b; out[str(k)] = w
+            print("fold %d: word among the best %d with context %d, without %d (the linear score's: %d, %d) %.0fs"
+                  % (k, K, a[0], a[1], b[0], b[1], time.time() - t0), flush=True)
+        print("RESULT nested, in-dictionary swipes with the word among the best %d: context %.2f%% without %.2f%% "
+              "(the linear score's: %.2f%%, %.2f%%)" % (K, 100 * new[0] / total, 100 * new[1] / total,
+                                                          100 * old[0] / total, 100 * old[1] / total), flush=True)
+    w = fit(D)
+    out["all"] = w
+    print("all folds:", ", ".join("%s %.4g" % (p, v) for p, v in scaled(w).items()), flush=True)
+    if len(sys.argv) > 2:
+        json.dump(out, open(sys.argv[2], "w"), indent=1)
