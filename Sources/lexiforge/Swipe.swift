@@ -78,7 +78,7 @@ struct DecoderOptions: ParsableArguments {
 /// The reranker's candidate count, for the commands that decode (`swipe decode`, `eval swipe`);
 /// `swipe tune` fits the linear score alone, so it has no such option.
 struct RerankOption: ParsableArguments {
-    @Option(help: "Candidates the reranker reorders (best by the linear score, DTW included; 0: the linear order).")
+    @Option(help: "Candidates the reranker reorders (the shortlist's best by the selection weights, DTW included; 0: the linear order).")
     var rerank: Int?
 
     func validate() throws {
