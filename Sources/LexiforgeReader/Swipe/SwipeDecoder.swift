@@ -768,8 +768,8 @@ public struct SwipeDecoder: Sendable {
         var validColumns = 0
         var result = Scored()
         let keep = options.reranks ? max(options.limit, options.rerank) : options.limit   // the reranker's need their full DTW cost
-        // The candidates kept (`result.top`) are the best by `choice`: the linear score, or the
-        // reranker's selection weights.
+        // The candidates kept (`result.top`) are the best by the linear score or, for the
+        // reranker, by its selection weights.
         let selection = options.reranks ? options.selection : nil
         let costWeight = selection?.cost ?? options.costWeight
         let robust = options.costRobustness
@@ -808,12 +808,15 @@ public struct SwipeDecoder: Sendable {
                     }
                 }
             }
-            var prior = cheap - options.missWeight * missed
+            // The score but for the DTW cost's part.
+            let prior: Double
             if let w = selection {
                 let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
                 prior = -w.location * location - w.shape * shape - w.start * entry.start - w.end * entry.end
                     - w.length * entry.lengthLogRatio * entry.lengthLogRatio - w.miss * missed
                     + (lm.map { w.contextFrequency * lexicon + w.context * $0 } ?? w.frequency * lexicon)
+            } else {
+                prior = cheap - options.missWeight * missed
             }
             var terms = entry.terms
             terms.missed = missed

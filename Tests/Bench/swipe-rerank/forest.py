@@ -137,17 +137,16 @@ if __name__ == "__main__":
     # TEST_DUMP=DUMP3[,DUMP4…]: also measure each fold's forests on other dumps of the same swipes
     # (the same folds and in-dictionary counts: say the decoder with other filters), the forests
     # still fitted on DUMP's (and AUG's) rows: what shipping them with that decoder would give.
-    tests = [("", D, X)]
-    test_dumps = []
-    for path in filter(None, os.environ.get("TEST_DUMP", "").split(",")):
-        DT0 = load(path)
-        DT, XT, _ = top_k(DT0, kind, RERANK, features)
-        tests.append((" on " + os.path.basename(path), DT, XT))
-        test_dumps.append((path, DT0))
     # TEST_SELECT=FILE (cv): also measure each fold's forests on the test dumps' rows chosen by
     # that fold's weights in FILE (`selection.py cv`'s JSON, fitted on the other folds' users) instead
     # of the linear score: the decoder's candidates since 2026-11-29 (SwipeDecoderOptions.Selection).
     test_select = json.load(open(os.environ["TEST_SELECT"])) if os.environ.get("TEST_SELECT") else None
+    tests, test_dumps = [("", D, X)], []
+    for path in filter(None, os.environ.get("TEST_DUMP", "").split(",")):
+        DT0 = load(path)
+        DT, XT, _ = top_k(DT0, kind, RERANK, features)
+        tests.append((" on " + os.path.basename(path), DT, XT))
+        if test_select: test_dumps.append((path, DT0))
     t0 = time.time()
     if mode == "cv":
         res, after = {}, {}
