@@ -31,10 +31,15 @@ def objective(D, s):
     b = ranks(s, D)
     return (b == 0).sum() + (b < 4).sum() / 4
 
-def fit_ca(D, start, context):
+def fit_ca(D, start, context, paths=None, value_of=None, floor=0.1):
+    """Coordinate ascent on the weights `paths` (by default the context's or the terms'), each
+    multiplied or divided by shrinking factors while `value_of(D, w)` rises (by default the
+    linear decoder's top-1 plus a quarter of its top-4); a weight under `floor` steps to it or 0."""
+    value_of = value_of or (lambda D, w: objective(D, score_ca(D, w, context)))
     best = dict(start)
-    value = objective(D, score_ca(D, best, context))
-    paths = (["frequency", "context"] + (["contextLow"] if start["gate"] is not None else [])) if context else TERMS
+    value = value_of(D, best)
+    if paths is None:
+        paths = (["frequency", "context"] + (["contextLow"] if start["gate"] is not None else [])) if context else TERMS
     for factor in [2.0, 1.41, 1.19, 1.09]:
         improved, rounds = True, 0
         while improved and rounds < 6:
@@ -42,8 +47,8 @@ def fit_ca(D, start, context):
             for p in paths:
                 for f in [factor, 1 / factor]:
                     w = dict(best)
-                    w[p] = (0.1 if f > 1 else 0) if w[p] < 0.1 else w[p] * f
-                    v = objective(D, score_ca(D, w, context))
+                    w[p] = (floor if f > 1 else 0) if w[p] < floor else w[p] * f
+                    v = value_of(D, w)
                     if v > value + 1e-9:
                         value, best, improved = v, w, True
     return best

@@ -7,7 +7,7 @@ the same terms fitted for the right word's recall among them (SwipeDecoderOption
 
 One set of weights for both decoders, as the linear score has: the terms shared, the prior's
 weight without a context (frequency) and beside one (ctxfrequency, context, contextLow below the
-context gate) their own. Fitted by coordinate ascent (models.fit_ca's steps) on the number of
+context gate) their own. Fitted by coordinate ascent (models.fit_ca) on the number of
 in-dictionary swipes whose word is among the best 64, with and without a context (ties count
 against the word; a thousandth of a swipe for each word in the top 4 breaks ties between
 weights), starting from the linear score's weights.
@@ -22,7 +22,7 @@ DUMP: the tuner's dump (`swipe tune --dump FILE --dump-only`, the decoder's filt
 """
 import json, sys, time, numpy as np
 from common import load, ranks
-from models import DEF, TERMS, score_ca, subset, DENOM
+from models import DEF, TERMS, score_ca, subset, fit_ca, DENOM
 
 K = 64
 START = dict(DEF, ctxfrequency=0.499, context=1.16, gate=-4, contextLow=0.41)
@@ -42,17 +42,7 @@ def value(D, w):
     return n[0] + n[1] + 1e-3 * (n[2] + n[3])
 
 def fit(D, start=START):
-    best = dict(start); v0 = value(D, best)
-    for factor in [2.0, 1.41, 1.19, 1.09]:
-        improved, rounds = True, 0
-        while improved and rounds < 6:
-            improved = False; rounds += 1
-            for p in TERMS + ["frequency", "ctxfrequency", "context", "contextLow"]:
-                for f in [factor, 1 / factor]:
-                    w = dict(best); w[p] = (0.05 if f > 1 else 0) if w[p] < 0.05 else w[p] * f
-                    v = value(D, w)
-                    if v > v0 + 1e-9: v0, best, improved = v, w, True
-    return best
+    return fit_ca(D, start, None, paths=TERMS + ["frequency", "ctxfrequency", "context", "contextLow"], value_of=value, floor=0.05)
 
 def scaled(w):
     """w with the DTW cost's weight 40, as SwipeDecoderOptions.Selection states it (only ratios count)."""
