@@ -21,7 +21,8 @@ public enum SwipeTune {
         public var layout: String?
         public var folds = 5
         public var filterRecall = 0.999
-        public var wideShortlist = 160
+        /// The shortlist kept per swipe (the decoder's by default, so a dump is what it reranks).
+        public var wideShortlist = SwipeDecoderOptions().shortlist
         /// Where to write one row per shortlisted word (the terms of ``Term``, for the reranker's
         /// scripts in Tests/Bench/swipe-rerank), and the rows' spellings beside it (`.words`).
         public var dumpPath: String? = nil

@@ -273,8 +273,8 @@ struct SwipeTuneCommand: ParsableCommand {
     var folds = 5
     @Option(help: "Share of training swipes each filter must keep.")
     var filterRecall = 0.999
-    @Option(help: "Shortlist kept per swipe while fitting the weights.")
-    var wideShortlist = 160
+    @Option(help: "Shortlist kept per swipe while fitting the weights and in --dump; the decoder's by default.")
+    var wideShortlist = SwipeDecoderOptions().shortlist
     @Option(help: ArgumentHelp("Also write every shortlisted word's terms, a row each, to FILE (and their spellings to FILE.words), for Tests/Bench/swipe-rerank.", valueName: "FILE"))
     var dump: String?
     @Flag(help: "Stop after writing --dump, before fitting the weights.")

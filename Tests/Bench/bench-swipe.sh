@@ -85,10 +85,13 @@ if python3 -c 'import numpy, lightgbm' 2>/dev/null; then
   # the word's recall among them (SwipeDecoderOptions.Selection, since 2026-11-29): selection.py
   # fits them nested by user on the decoder's dump (each fold's on the other folds' users) and
   # the forests' folds are measured on the candidates each fold's weights choose (TEST_SELECT).
+  # The forests were fitted on 160-word shortlists (the decoder's until the thirtieth session),
+  # so their training dumps keep 160; the decoder's dump has its own 200 (`--wide-shortlist`'s
+  # default), which selection.py fits on and the forests are measured on.
   # One load turns each 1.3 GB dump into a .npy the fits then read.
   if (cd Tests/Bench/swipe-rerank && python3 augment.py "../../../$REAL" "$WORK/augmented.jsonl.gz" 2 11 &&
-      ../../../"$BIN" swipe tune "../../../$KEYBOARD" --traces "../../../$REAL" --folds 5 --filter-recall 0.997 --dump "$WORK/dump.tsv" --dump-only > /dev/null 2>&1 &&
-      ../../../"$BIN" swipe tune "../../../$KEYBOARD" --traces "$WORK/augmented.jsonl.gz" --folds 5 --filter-recall 0.997 --dump "$WORK/augmented.tsv" --dump-only > /dev/null 2>&1 &&
+      ../../../"$BIN" swipe tune "../../../$KEYBOARD" --traces "../../../$REAL" --folds 5 --filter-recall 0.997 --wide-shortlist 160 --dump "$WORK/dump.tsv" --dump-only > /dev/null 2>&1 &&
+      ../../../"$BIN" swipe tune "../../../$KEYBOARD" --traces "$WORK/augmented.jsonl.gz" --folds 5 --filter-recall 0.997 --wide-shortlist 160 --dump "$WORK/augmented.tsv" --dump-only > /dev/null 2>&1 &&
       DUMP="$WORK/dump.tsv" python3 -c 'from common import load; load()' &&
       DUMP="$WORK/decoder.tsv" python3 -c 'from common import load; load()' &&
       DUMP="$WORK/augmented.tsv" python3 -c 'from common import load; load()' &&

@@ -162,27 +162,56 @@ struct SwipeScoringTests {
         #expect(outside > 20 && inside > 20)
     }
 
-    @Test("the reranker's candidates are the shortlist's best by the selection weights", arguments: [false, true])
-    func selection(withContext: Bool) throws {
-        // 1,500 made-up words of 2-5 letters (distinct), frequencies 100-200; a swipe of each of 40.
-        let folder = try TemporaryFolder("lexiforge-swipe-selection")
-        let predictor = try NgramPredictor(store: TrainedStore(path: try SwipeContextTests.store(in: folder)))
-        var state: UInt64 = 29
+    /// 1,500 made-up words of 2-5 letters (distinct; the k-th made gets id `id(k)`), frequencies
+    /// 100-200, from a linear congruential generator seeded `seed`; the dictionary and the words in
+    /// the order made.
+    static func madeUp(seed: UInt64, id: (Int) -> Int64) -> (SwipeDictionary, [String]) {
+        var state = seed
         func next(_ n: Int) -> Int { state = state &* 6364136223846793005 &+ 1442695040888963407; return Int(state >> 33) % n }
         let letters = Array("abcdefghijklmnopqrstuvwxyz")
-        let ids = try ["on", "the", "a", "in", "bus"].map { try #require(predictor.id(of: $0)) }
         var builder = SwipeDictionary.Builder(layout: .qwerty)
         var made: [String] = [], seen: Set<String> = []
         while made.count < 1_500 {
             let word = String((0 ..< 2 + next(4)).map { _ in letters[next(26)] })
             guard seen.insert(word).inserted else { continue }
-            builder.add(word: word, id: Int64(ids[made.count % ids.count]), frequency: 100 + next(101))
+            builder.add(word: word, id: id(made.count), frequency: 100 + next(101))
             made.append(word)
         }
-        let dictionary = builder.build()
+        return (builder.build(), made)
+    }
+
+    @Test("the linear score's best 4 are the first 4 of the whole shortlist's, DTW weight 40 or 0.5", arguments: [40.0, 0.5])
+    func skipping(costWeight: Double) {
+        // A swipe of each of 40 made-up words: the words skipped before their DTW (keeping 4) are
+        // never among the best 4 of all 60 scored.
+        let (dictionary, made) = Self.madeUp(seed: 31) { Int64($0 + 1) }
+        var options = SwipeDecoderOptions()
+        options.shortlist = 60; options.rerank = 0; options.limit = 4; options.costWeight = costWeight
+        var all = options
+        all.limit = 60
+        var generator = SwipeGenerator(layout: .qwerty, seed: 9)
+        for word in made.prefix(40) {
+            let points = generator.swipe(keys: SwipeLayout.qwerty.keyPath(of: word)!).points
+            let best = SwipeDecoder(dictionary: dictionary, options: options).decode(points).candidates
+            let whole = SwipeDecoder(dictionary: dictionary, options: all).decode(points).candidates
+            #expect(whole.count == 60, "\(word)")
+            #expect(best.map(\.word) == whole.prefix(4).map(\.word) && best.map(\.score) == whole.prefix(4).map(\.score), "\(word)")
+        }
+    }
+
+    /// With a DTW weight of 0.5 the DTW cost hardly moves a score, so a word passed over before
+    /// its DTW (its score without it already below the last kept) is one that could have entered
+    /// had the bound been any looser: a bound that skips too much shows here.
+    @Test("the reranker's candidates are the shortlist's best by the selection weights", arguments: [false, true], [10.0, 0.5])
+    func selection(withContext: Bool, costWeight: Double) throws {
+        // 1,500 made-up words of 2-5 letters (distinct), frequencies 100-200; a swipe of each of 40.
+        let folder = try TemporaryFolder("lexiforge-swipe-selection")
+        let predictor = try NgramPredictor(store: TrainedStore(path: try SwipeContextTests.store(in: folder)))
+        let ids = try ["on", "the", "a", "in", "bus"].map { try #require(predictor.id(of: $0)) }
+        let (dictionary, made) = Self.madeUp(seed: 29) { Int64(ids[$0 % ids.count]) }
         let context = withContext ? try predictor.distribution(after: ["we", "sat"]) : nil
         // Weights unlike the linear score's, so the two choose differently.
-        let w = SwipeDecoderOptions.Selection(location: 0.05, shape: 40, cost: 10, start: 30, end: 0.5, length: 2, miss: 8,
+        let w = SwipeDecoderOptions.Selection(location: 0.05, shape: 40, cost: costWeight, start: 30, end: 0.5, length: 2, miss: 8,
                                               frequency: 3, contextFrequency: 2, context: 4, contextLow: 1)
         var options = SwipeDecoderOptions()
         options.shortlist = 40; options.rerank = 12; options.limit = 12

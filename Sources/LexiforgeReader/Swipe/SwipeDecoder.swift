@@ -61,8 +61,10 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     /// (at least ``shapeMinimumSize`` key widths across, so a tap is not blown up).
     public var shapeWeight = 23.8
     public var shapeMinimumSize = 1.0
-    /// Words (best by the two channels and the prior) rescored with segment DTW.
-    public var shortlist = 160
+    /// Words (best by the two channels and the prior) rescored with segment DTW. 200 since
+    /// 2026-11-29 (thirtieth session; 160 before): the right word reaches the reranker's 64 in more
+    /// real swipes (docs/swipe.md, *The shortlist of 200*).
+    public var shortlist = 200
 
     /// Shortlisted words also pay for the squared distances of the swipe's start to their first key
     /// (`startWeight`) and of its end to their last key (`endWeight`: people aim the start far
@@ -134,12 +136,14 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
             (self.frequency, self.contextFrequency, self.context, self.contextLow) = (frequency, contextFrequency, context, contextLow)
         }
 
-        /// Fitted on the 20,000 development swipes (`selection.py fit`, the right word among the best
-        /// 64 with and without a context; scaled to the linear score's DTW weight, 40): against the
-        /// linear score's, the start point and the priors count twice as much, the end point as
-        /// much, the shape channel, the missed key and the length half as much, the location a third.
-        public static let fitted = Selection(location: 0.2076, shape: 11.9, cost: 40, start: 19.66, end: 2.25, length: 0.08405,
-                                             miss: 2.0642, frequency: 2, contextFrequency: 0.998, context: 2.32, contextLow: 0.4887)
+        /// Fitted on the 20,000 development swipes (`selection.py fit` on the tuner's dump of a
+        /// 200-word shortlist, the right word among the best 64 with and without a context; scaled
+        /// to the linear score's DTW weight, 40): against the linear score's, the priors and the
+        /// length count about twice as much, the start point 1.3 times, the end point 0.6 times,
+        /// the location, the shape channel and the missed key half as much (since 2026-11-29,
+        /// thirtieth session; fitted on a 160-word shortlist before).
+        public static let fitted = Selection(location: 0.32, shape: 11.9, cost: 40, start: 12.72, end: 1.339, length: 0.4,
+                                             miss: 2.25, frequency: 1.835, contextFrequency: 0.998, context: 2.533, contextLow: 0.41)
     }
 
     /// Whether the reranker runs: asked for, and with a DTW cost to rerank by.
@@ -708,6 +712,8 @@ public struct SwipeDecoder: Sendable {
         /// The dictionary entry of each candidate of `top`, in its order.
         var entries: [Int] = []
         var computed = 0, reused = 0, abandoned = 0
+        /// Words passed over before their DTW: their score without it already below the last kept.
+        var skipped = 0
 
         mutating func offer(_ c: SwipeCandidate, entry: Int, limit: Int) {
             if top.count == limit, let last = top.last, c.score <= last.score { return }
@@ -775,7 +781,48 @@ public struct SwipeDecoder: Sendable {
         let robust = options.costRobustness
         for entry in entries {
             let i = Int(entry.entry), cheap = entry.score, location = entry.location, shape = entry.shape, lm = entry.lm
+            // The score but for the DTW cost's and the missed key's parts (each only lowers it),
+            // summed in the order the full score below sums them.
+            let known: Double, priors: Double, missWeight: Double
+            if let w = selection {
+                let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
+                known = -w.location * location - w.shape * shape - w.start * entry.start - w.end * entry.end
+                    - w.length * entry.lengthLogRatio * entry.lengthLogRatio
+                priors = lm.map { w.contextFrequency * lexicon + w.context * $0 } ?? w.frequency * lexicon
+                missWeight = w.miss
+            } else {
+                (known, priors, missWeight) = (cheap, 0, options.missWeight)
+            }
+            // A word that cannot beat the last kept candidate before those parts never will:
+            // early abandoning would drop it after the first column, and this skips that column
+            // and the missed key's pass over the swipe (the same candidates, byte for byte).
+            let last = result.top.count == keep ? result.top[keep - 1].score : -Double.infinity
+            let bounds = missWeight >= 0 && costWeight >= 0 && options.costWeight >= 0
+            if bounds && known + priors < last { result.skipped += 1; continue }
             let path = dictionary.path(i)
+            // The inner key the swipe passes farthest from.
+            var missed = 0.0
+            let hopeless = xs.withUnsafeBufferPointer { xs in
+                ys.withUnsafeBufferPointer { ys in
+                    segments.withUnsafeBufferPointer { segments in
+                        for k in path.indices.dropFirst().dropLast() {
+                            let c = centres[Int(path[k])]
+                            var nearest = Double.infinity
+                            for p in 1 ..< n {
+                                let ax = xs[p - 1], ay = ys[p - 1], dx = segments[3 * p], dy = segments[3 * p + 1], l2 = segments[3 * p + 2]
+                                let t = l2 > 0 ? min(1, max(0, ((c.x - ax) * dx + (c.y - ay) * dy) / l2)) : 0
+                                let ex = c.x - (ax + t * dx), ey = c.y - (ay + t * dy)
+                                nearest = min(nearest, ex * ex + ey * ey)
+                            }
+                            missed = max(missed, nearest)
+                            // The keys still to come only raise the miss.
+                            if bounds && known - missWeight * missed + priors < last { return true }
+                        }
+                        return false
+                    }
+                }
+            }
+            if hopeless { result.skipped += 1; continue }
             let m = 2 * path.count - 1
             var common = 0
             while common < path.count && common < previous.count
@@ -789,35 +836,8 @@ public struct SwipeDecoder: Sendable {
                 perfectAlong[k] = perfectAlong[k - 1] + layout.keys[Int(path[path.startIndex + k - 1])].centre.distance(to: layout.keys[Int(path[path.startIndex + k])].centre)
             }
             var columnMin = 0.0
-            // The inner key the swipe passes farthest from.
-            var missed = 0.0
-            xs.withUnsafeBufferPointer { xs in
-                ys.withUnsafeBufferPointer { ys in
-                    segments.withUnsafeBufferPointer { segments in
-                        for k in path.indices.dropFirst().dropLast() {
-                            let c = centres[Int(path[k])]
-                            var nearest = Double.infinity
-                            for p in 1 ..< n {
-                                let ax = xs[p - 1], ay = ys[p - 1], dx = segments[3 * p], dy = segments[3 * p + 1], l2 = segments[3 * p + 2]
-                                let t = l2 > 0 ? min(1, max(0, ((c.x - ax) * dx + (c.y - ay) * dy) / l2)) : 0
-                                let ex = c.x - (ax + t * dx), ey = c.y - (ay + t * dy)
-                                nearest = min(nearest, ex * ex + ey * ey)
-                            }
-                            missed = max(missed, nearest)
-                        }
-                    }
-                }
-            }
             // The score but for the DTW cost's part.
-            let prior: Double
-            if let w = selection {
-                let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
-                prior = -w.location * location - w.shape * shape - w.start * entry.start - w.end * entry.end
-                    - w.length * entry.lengthLogRatio * entry.lengthLogRatio - w.miss * missed
-                    + (lm.map { w.contextFrequency * lexicon + w.context * $0 } ?? w.frequency * lexicon)
-            } else {
-                prior = cheap - options.missWeight * missed
-            }
+            let prior = known - missWeight * missed + priors
             var terms = entry.terms
             terms.missed = missed
             terms.keys = path.count

@@ -24,6 +24,8 @@ AUG=DUMP2 (cv and fit): the tuner's dump of augmented copies of the same swipes 
      are fitted so since 2026-11-29 (twenty-fifth session).
      SAVE_SCORES=PREFIX (cv): each seed's held-out scores, PREFIX-FOLD-TREES.npy, and the fold's
      group starts, PREFIX-FOLD-starts.npy (how far the seeds disagree: the pruning's margin).
+MODEL_CACHE=DIR (cv): keep each fold's forests in DIR and reuse them when a later run fits the
+     same rows (`cached_forest`): measuring other test dumps then takes minutes, not hours.
 
 Needs `pip install lightgbm` (4.x) beside numpy.
 """
@@ -58,6 +60,26 @@ def fit_forest(X, D, trees=TREES, seed=PARAMS["seed"]):
     _, count = np.unique(D["gid"][keep], return_counts=True)
     data = lgb.Dataset(X[keep], D["truthb"][keep].astype(int), group=count, params={"verbose": -1})
     return lgb.train(dict(PARAMS, seed=seed), data, num_boost_round=trees)
+
+def cached_forest(X, D, trees, seed, key):
+    """fit_forest, or (MODEL_CACHE=DIR) the forest an earlier run fitted on the same rows: a fold's
+    forests then cost one fit however many test dumps (TEST_DUMP, TEST_SELECT) later runs measure.
+    The key is the fit's parameters, trees, seed and `key` (kind, feature set, fold) and the
+    training dumps (DUMP, AUG) by path, size and modification time."""
+    cache = os.environ.get("MODEL_CACHE")
+    if not cache:
+        return fit_forest(X, D, trees, seed)
+    import hashlib
+    dumps = [(p, os.path.getsize(p), os.path.getmtime(p)) for p in
+             filter(None, [os.environ.get("DUMP", "/tmp/swipe-rerank/dump.tsv"), os.environ.get("AUG")])]
+    h = hashlib.sha1(json.dumps([PARAMS, trees, seed, key, dumps], sort_keys=True).encode()).hexdigest()[:16]
+    path = os.path.join(cache, "forest-%s.txt" % h)
+    if os.path.exists(path):
+        return lgb.Booster(model_file=path)
+    model = fit_forest(X, D, trees, seed)
+    os.makedirs(cache, exist_ok=True)
+    model.save_model(path + ".tmp"); os.replace(path + ".tmp", path)
+    return model
 
 def with_copies(X, D, XA, A):
     """The rows of D and then those of A (augmented copies), as fit_forest reads them."""
@@ -140,13 +162,19 @@ if __name__ == "__main__":
     # TEST_SELECT=FILE (cv): also measure each fold's forests on the test dumps' rows chosen by
     # that fold's weights in FILE (`selection.py cv`'s JSON, fitted on the other folds' users) instead
     # of the linear score: the decoder's candidates since 2026-11-29 (SwipeDecoderOptions.Selection).
-    test_select = json.load(open(os.environ["TEST_SELECT"])) if os.environ.get("TEST_SELECT") else None
+    # TEST_SELECT=FILE1,FILE2…: one file per test dump, in TEST_DUMP's order (say dumps of
+    # other shortlists, each with the weights `selection.py cv` fitted on it).
+    test_paths = list(filter(None, os.environ.get("TEST_DUMP", "").split(",")))
+    select_paths = list(filter(None, os.environ.get("TEST_SELECT", "").split(",")))
+    if len(select_paths) == 1: select_paths *= len(test_paths)
+    assert not select_paths or len(select_paths) == len(test_paths), "TEST_SELECT: one file, or one per TEST_DUMP"
+    test_select = bool(select_paths)
     tests, test_dumps = [("", D, X)], []
-    for path in filter(None, os.environ.get("TEST_DUMP", "").split(",")):
+    for j, path in enumerate(test_paths):
         DT0 = load(path)
         DT, XT, _ = top_k(DT0, kind, RERANK, features)
         tests.append((" on " + os.path.basename(path), DT, XT))
-        if test_select: test_dumps.append((path, DT0))
+        if test_select: test_dumps.append((path, DT0, select_paths[j], json.load(open(select_paths[j]))))
     t0 = time.time()
     if mode == "cv":
         res, after = {}, {}
@@ -167,14 +195,15 @@ if __name__ == "__main__":
             if A is not None:
                 Atr = subset(A, A["sfold"] != k)
                 Xtr, Dtr = with_copies(Xtr, Dtr, XA[Atr["rows"]], Atr)
-            models = [fit_forest(Xtr, Dtr, max(sizes), seed) for seed in seeds]
+            models = [cached_forest(Xtr, Dtr, max(sizes), seed, dict(kind=kind, setf=open(setf).read(), fold=k,
+                      drop=os.environ.get("LEARNING_DROP", "0"))) for seed in seeds]
             # SEED_CURVE=1: also the averages of the first 1, 2, … seeds' forests.
             counts = range(1, len(models) + 1) if os.environ.get("SEED_CURVE") else [len(models)]
             fold_tests = list(tests)
             if test_select:
-                for path, DT0 in test_dumps:
-                    DT, XT, _ = top_k(DT0, kind, RERANK, features, test_select[str(k)])
-                    fold_tests.append((" on " + os.path.basename(path) + ", selected by " + os.path.basename(os.environ["TEST_SELECT"]), DT, XT))
+                for path, DT0, select_path, select in test_dumps:
+                    DT, XT, _ = top_k(DT0, kind, RERANK, features, select[str(k)])
+                    fold_tests.append((" on " + os.path.basename(path) + ", selected by " + os.path.basename(select_path), DT, XT))
             for suffix, DT, XT in fold_tests:
                 Dte = subset(DT, DT["sfold"] == k)
                 # The swipes after words that read like a sentence (context fit at least the gate, −4;
