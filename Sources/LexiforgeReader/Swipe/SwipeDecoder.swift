@@ -712,8 +712,6 @@ public struct SwipeDecoder: Sendable {
         /// The dictionary entry of each candidate of `top`, in its order.
         var entries: [Int] = []
         var computed = 0, reused = 0, abandoned = 0
-        /// Words passed over before their DTW: their score without it already below the last kept.
-        var skipped = 0
 
         mutating func offer(_ c: SwipeCandidate, entry: Int, limit: Int) {
             if top.count == limit, let last = top.last, c.score <= last.score { return }
@@ -798,7 +796,7 @@ public struct SwipeDecoder: Sendable {
             // and the missed key's pass over the swipe (the same candidates, byte for byte).
             let last = result.top.count == keep ? result.top[keep - 1].score : -Double.infinity
             let bounds = missWeight >= 0 && costWeight >= 0 && options.costWeight >= 0
-            if bounds && known + priors < last { result.skipped += 1; continue }
+            if bounds && known + priors < last { continue }
             let path = dictionary.path(i)
             // The inner key the swipe passes farthest from.
             var missed = 0.0
@@ -822,7 +820,7 @@ public struct SwipeDecoder: Sendable {
                     }
                 }
             }
-            if hopeless { result.skipped += 1; continue }
+            if hopeless { continue }
             let m = 2 * path.count - 1
             var common = 0
             while common < path.count && common < previous.count
