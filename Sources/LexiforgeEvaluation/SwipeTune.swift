@@ -29,6 +29,10 @@ public enum SwipeTune {
         /// Stop after the dump, before fitting the weights (a dump of augmented swipes is for the
         /// reranker alone).
         public var dumpOnly = false
+        /// Decode after the words before each swipe (its trace's sentence) when the store has a
+        /// language model. Without (`--no-context`), the shortlists and a dump are the context-free
+        /// decoder's, and only the weights without a context are fitted.
+        public var useContext = true
         public var options = SwipeDecoderOptions()
         public init(storePath: String, tracesPath: String) { self.storePath = storePath; self.tracesPath = tracesPath }
     }
@@ -77,7 +81,7 @@ public enum SwipeTune {
 
     public static func run(_ config: Config, progress: (String) -> Void) throws -> String {
         var options = config.options
-        let session = try SwipeEval.Session(storePath: config.storePath, layout: config.layout, options: options, useContext: true)
+        let session = try SwipeEval.Session(storePath: config.storePath, layout: config.layout, options: options, useContext: config.useContext)
         let (traces, errors) = try SwipeTraceReader.read(path: config.tracesPath, layout: session.base.layout)
         var lines = ["swipes: \(traces.count) (\(errors.count) unreadable), folds by user: \(config.folds)"]
         func fold(_ t: SwipeTrace) -> Int { SwipeEval.fold(of: t.user ?? "", folds: config.folds) }
@@ -208,20 +212,23 @@ public enum SwipeTune {
         for k in 0 ..< config.folds {
             let train = samples.filter { $0.fold != k }, test = samples.filter { $0.fold == k }
             let plain = fit(train, from: start, context: false)
-            let withContext = fitContext(train, from: contextStart(plain))
-            let a = accuracy(test, plain, context: false), b = accuracy(test, withContext, context: true)
-            sums[0] += a.top1; sums[1] += a.top4; sums[2] += b.top1; sums[3] += b.top4
-            rows.append(String(format: "  fold %d (%d swipes): no context top-1 %.2f%% top-4 %.2f%%; context top-1 %.2f%% top-4 %.2f%%",
-                               k + 1, test.count, 100 * a.top1, 100 * a.top4, 100 * b.top1, 100 * b.top4))
+            let a = accuracy(test, plain, context: false)
+            sums[0] += a.top1; sums[1] += a.top4
+            var row = String(format: "  fold %d (%d swipes): no context top-1 %.2f%% top-4 %.2f%%", k + 1, test.count, 100 * a.top1, 100 * a.top4)
+            if config.useContext {
+                let b = accuracy(test, fitContext(train, from: contextStart(plain)), context: true)
+                sums[2] += b.top1; sums[3] += b.top4
+                row += String(format: "; context top-1 %.2f%% top-4 %.2f%%", 100 * b.top1, 100 * b.top4)
+            }
+            rows.append(row)
         }
         let f = Double(config.folds)
         lines.append("weights fitted on the other folds, measured on each (in-dictionary swipes, filters and shortlist as fitted on all):")
         lines += rows
-        lines.append(String(format: "  mean: no context top-1 %.2f%% top-4 %.2f%%; context top-1 %.2f%% top-4 %.2f%%",
-                            100 * sums[0] / f, 100 * sums[1] / f, 100 * sums[2] / f, 100 * sums[3] / f))
+        lines.append(String(format: "  mean: no context top-1 %.2f%% top-4 %.2f%%", 100 * sums[0] / f, 100 * sums[1] / f)
+            + (config.useContext ? String(format: "; context top-1 %.2f%% top-4 %.2f%%", 100 * sums[2] / f, 100 * sums[3] / f) : ""))
         let plain = fit(samples, from: start, context: false)
-        let withContext = fitContext(samples, from: contextStart(plain))
-        lines.append("fitted on all swipes: no context: \(plain); context: \(withContext)")
+        lines.append("fitted on all swipes: no context: \(plain)" + (config.useContext ? "; context: \(fitContext(samples, from: contextStart(plain)))" : ""))
         return lines.joined(separator: "\n")
     }
 

@@ -257,7 +257,8 @@ struct SwipeTuneCommand: ParsableCommand {
         commandName: "tune",
         abstract: "Fit the decoder's filter thresholds and score weights to real swipes, cross-validated by user.",
         discussion: """
-            Traces need "word" and "user" (and "sentence" for the context weights). Each fold is
+            Traces need "word" and "user" (and "sentence" for the context weights; --no-context
+            decodes without it, so a --dump holds the context-free decoder's shortlists). Each fold is
             fitted on the other folds' users and measured on its own; the last line gives the
             weights fitted on every swipe (the defaults of SwipeDecoderOptions come from it).
             Example:
@@ -295,6 +296,7 @@ struct SwipeTuneCommand: ParsableCommand {
             config.wideShortlist = wideShortlist
             config.dumpPath = dump
             config.dumpOnly = dumpOnly
+            config.useContext = !decoder.noContext
             config.options = decoder.options
             let report = try SwipeTune.run(config) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
             print(report)

@@ -88,21 +88,27 @@ if python3 -c 'import numpy, lightgbm' 2>/dev/null; then
   # The forests were fitted on 160-word shortlists (the decoder's until the thirtieth session),
   # so their training dumps keep 160; the decoder's dump has its own 200 (`--wide-shortlist`'s
   # default), which selection.py fits on and the forests are measured on.
+  # The decoder without a context shortlists other words than with one (no p(word | context) in
+  # its cheap stage), so the forest without context is measured on the context-free decoder's own
+  # dump (`swipe tune --no-context`; before 2026-11-30 on the context decoder's, which held the
+  # word in more swipes), its 64 chosen by the same selection weights.
   # One load turns each 1.3 GB dump into a .npy the fits then read.
   if (cd Tests/Bench/swipe-rerank && python3 augment.py "../../../$REAL" "$WORK/augmented.jsonl.gz" 2 11 &&
       ../../../"$BIN" swipe tune "../../../$KEYBOARD" --traces "../../../$REAL" --folds 5 --filter-recall 0.997 --wide-shortlist 160 --dump "$WORK/dump.tsv" --dump-only > /dev/null 2>&1 &&
+      ../../../"$BIN" swipe tune "../../../$KEYBOARD" --traces "../../../$REAL" --folds 5 --no-context --dump "$WORK/decoder-nl.tsv" --dump-only > /dev/null 2>&1 &&
       ../../../"$BIN" swipe tune "../../../$KEYBOARD" --traces "$WORK/augmented.jsonl.gz" --folds 5 --filter-recall 0.997 --wide-shortlist 160 --dump "$WORK/augmented.tsv" --dump-only > /dev/null 2>&1 &&
       DUMP="$WORK/dump.tsv" python3 -c 'from common import load; load()' &&
       DUMP="$WORK/decoder.tsv" python3 -c 'from common import load; load()' &&
+      DUMP="$WORK/decoder-nl.tsv" python3 -c 'from common import load; load()' &&
       DUMP="$WORK/augmented.tsv" python3 -c 'from common import load; load()' &&
       DUMP="$WORK/decoder.tsv" python3 selection.py cv "$WORK/selection.json" > "$WORK/selection.txt" &&
-      (DUMP="$WORK/dump.tsv" TEST_DUMP="$WORK/decoder.tsv" TEST_SELECT="$WORK/selection.json" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv nl setD6 > "$WORK/cv-nl.txt" &
+      (DUMP="$WORK/dump.tsv" TEST_DUMP="$WORK/decoder-nl.tsv" TEST_SELECT="$WORK/selection.json" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv nl setD6 > "$WORK/cv-nl.txt" &
        DUMP="$WORK/dump.tsv" AUG="$WORK/augmented.tsv" TEST_DUMP="$WORK/decoder.tsv" TEST_SELECT="$WORK/selection.json" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv ctx+nl setC16 > "$WORK/cv-ctx.txt"; wait)); then
     sed -n 's/^RESULT nested, /the selection weights, nested by user: /p; s/^all folds: /the selection weights fitted on every fold: /p' "$WORK/selection.txt" | tee -a "$REPORT"
     # At the shipped sizes (forest.py's trees_for: 300 trees without context, 600 with) and
     # seeds (seeds_for: every forest averages seeds 1 and 2).
     grep -h -A1 '^RESULT' "$WORK/cv-nl.txt" "$WORK/cv-ctx.txt" | grep -v -e '^--' |
-      sed 's/^RESULT forest nl/no context:/; s/^RESULT forest ctx+nl/context:/; s/trees on decoder.tsv, selected by selection.json:/trees, as shipped (the decoder'"'"'s 99.9% filters, its best 64 by the selection weights):/; s/trees on decoder.tsv:/trees, the decoder'"'"'s filters, its best 64 by the linear score:/; s/trees:/trees, on the 99.7% filters they were fitted with:/' | tee -a "$REPORT"
+      sed 's/^RESULT forest nl/no context:/; s/^RESULT forest ctx+nl/context:/; s/trees on decoder\(-nl\)\{0,1\}.tsv, selected by selection.json:/trees, as shipped (the decoder'"'"'s 99.9% filters, its best 64 by the selection weights):/; s/trees on decoder\(-nl\)\{0,1\}.tsv:/trees, the decoder'"'"'s filters, its best 64 by the linear score:/; s/trees:/trees, on the 99.7% filters they were fitted with:/' | tee -a "$REPORT"
   else
     say "the reranker's nested cross-validation failed (above)"
   fi

@@ -180,6 +180,26 @@ struct SwipeScoringTests {
         return (builder.build(), made)
     }
 
+    /// A swipe of each of the first 40 words of `made` (the generator seeded `seed`) and its context
+    /// fit: with a context, after a sentence (no fit) and, every other one, after a list of unrelated
+    /// words (a fit below the gate).
+    static func swipes(of made: [String], seed: UInt64, withContext: Bool) -> [(word: String, points: [SwipePoint], fit: Double?)] {
+        var generator = SwipeGenerator(layout: .qwerty, seed: seed)
+        return made.prefix(40).enumerated().map { k, word in
+            (word, generator.swipe(keys: SwipeLayout.qwerty.keyPath(of: word)!).points, withContext && k % 2 == 1 ? -10 : nil)
+        }
+    }
+
+    /// The score of candidate `c` under the weights `w`, p(word | context) weighed `contextWeight`:
+    /// with the DTW cost and the missed key (the reranker's candidates are chosen so) or without
+    /// (the shortlist is).
+    static func weighed(_ c: SwipeCandidate, by w: SwipeDecoderOptions.Selection, contextWeight: Double, dtw: Bool) -> Double {
+        let lexicon = Double(c.frequency - 255) * log(1.15)
+        return -w.location * c.location - w.shape * c.shape - (dtw ? w.cost * c.cost : 0) - w.start * c.terms.start - w.end * c.terms.end
+            - w.length * c.terms.lengthLogRatio * c.terms.lengthLogRatio - (dtw ? w.miss * c.terms.missed : 0)
+            + (c.contextLogProbability.map { w.contextFrequency * lexicon + contextWeight * $0 } ?? w.frequency * lexicon)
+    }
+
     @Test("the linear score's best 4 are the first 4 of the whole shortlist's, DTW weight 40 or 0.5", arguments: [40.0, 0.5])
     func skipping(costWeight: Double) {
         // A swipe of each of 40 made-up words: the words skipped before their DTW (keeping 4) are
@@ -197,6 +217,48 @@ struct SwipeScoringTests {
             #expect(whole.count == 60, "\(word)")
             #expect(best.map(\.word) == whole.prefix(4).map(\.word) && best.map(\.score) == whole.prefix(4).map(\.score), "\(word)")
         }
+    }
+
+    @Test("the shortlist is the best words by its own weights, then scored by the linear score", arguments: [false, true])
+    func shortlistWeights(withContext: Bool) throws {
+        let folder = try TemporaryFolder("lexiforge-swipe-shortlist-weights")
+        let predictor = try NgramPredictor(store: TrainedStore(path: try SwipeContextTests.store(in: folder)))
+        let ids = try ["on", "the", "a", "in", "bus"].map { try #require(predictor.id(of: $0)) }
+        let (dictionary, made) = Self.madeUp(seed: 37) { Int64(ids[$0 % ids.count]) }
+        let context = withContext ? try predictor.distribution(after: ["we", "sat"]) : nil
+        // Weights unlike the linear score's, so the two choose differently.
+        let w = SwipeDecoderOptions.Selection(location: 2, shape: 6, cost: 40, start: 4, end: 6, length: 3, miss: 4.5,
+                                              frequency: 2.5, contextFrequency: 1.5, context: 0.5, contextLow: 3)
+        var options = SwipeDecoderOptions()
+        options.shortlistSelection = w
+        options.shortlist = 15; options.rerank = 0; options.limit = 15
+        // Every word the filters keep, shortlisted by the same weights and by the linear score's.
+        var every = options
+        every.shortlist = 100_000; every.limit = 100_000
+        var linear = every
+        linear.shortlistSelection = nil
+        func chosenBy(_ c: SwipeCandidate, contextWeight: Double) -> Double { Self.weighed(c, by: w, contextWeight: contextWeight, dtw: false) }
+        var differs = 0
+        for (word, points, fit) in Self.swipes(of: made, seed: 12, withContext: withContext) {
+            let weight = fit == nil ? w.context : w.contextLow
+            let all = SwipeDecoder(dictionary: dictionary, options: every).decode(points, context: context, contextFit: fit).candidates
+            let byLinear = SwipeDecoder(dictionary: dictionary, options: linear).decode(points, context: context, contextFit: fit).candidates
+            let chosen = SwipeDecoder(dictionary: dictionary, options: options).decode(points, context: context, contextFit: fit).candidates
+            var small = options
+            small.shortlistSelection = nil
+            let linearChosen = SwipeDecoder(dictionary: dictionary, options: small).decode(points, context: context, contextFit: fit).candidates
+            #expect(all.count > 100 && all.count == byLinear.count && chosen.count == 15, "\(word)")
+            let expected = all.sorted { chosenBy($0, contextWeight: weight) > chosenBy($1, contextWeight: weight) }.prefix(15).map(\.word)
+            #expect(Set(chosen.map(\.word)) == Set(expected), "\(word)")
+            // Each chosen word scores as the linear score scores it (not by the shortlist's weights),
+            // and they come in that order.
+            let linearScore = Dictionary(byLinear.map { ($0.word, $0.score) }, uniquingKeysWith: { a, _ in a })
+            for c in chosen { #expect(abs(c.score - (linearScore[c.word] ?? .nan)) < 1e-9, "\(word): \(c.word)") }
+            #expect(chosen.map(\.score) == chosen.map(\.score).sorted(by: >), "\(word)")
+            if Set(linearChosen.map(\.word)) != Set(expected) { differs += 1 }
+        }
+        #expect(differs >= 20)   // the weights chose other words than the linear score in most swipes
+        withExtendedLifetime(folder) {}
     }
 
     /// With a DTW weight of 0.5 the DTW cost hardly moves a score, so a word passed over before
@@ -219,18 +281,9 @@ struct SwipeScoringTests {
         // Every shortlisted word in the linear score's order, with the terms it was chosen by.
         var linear = options
         linear.rerank = 0; linear.limit = 40
-        func chosenBy(_ c: SwipeCandidate, contextWeight: Double) -> Double {
-            let lexicon = Double(c.frequency - 255) * log(1.15)
-            return -w.location * c.location - w.shape * c.shape - w.cost * c.cost - w.start * c.terms.start - w.end * c.terms.end
-                - w.length * c.terms.lengthLogRatio * c.terms.lengthLogRatio - w.miss * c.terms.missed
-                + (c.contextLogProbability.map { w.contextFrequency * lexicon + contextWeight * $0 } ?? w.frequency * lexicon)
-        }
-        var generator = SwipeGenerator(layout: .qwerty, seed: 8)
+        func chosenBy(_ c: SwipeCandidate, contextWeight: Double) -> Double { Self.weighed(c, by: w, contextWeight: contextWeight, dtw: true) }
         var differs = 0
-        // With a context: a sentence (no fit) and a list of unrelated words (a fit below the gate).
-        for (k, word) in made.prefix(40).enumerated() {
-            let points = generator.swipe(keys: SwipeLayout.qwerty.keyPath(of: word)!).points
-            let fit: Double? = withContext && k % 2 == 1 ? -10 : nil
+        for (word, points, fit) in Self.swipes(of: made, seed: 8, withContext: withContext) {
             let all = SwipeDecoder(dictionary: dictionary, options: linear).decode(points, context: context, contextFit: fit).candidates
             let chosen = SwipeDecoder(dictionary: dictionary, options: options).decode(points, context: context, contextFit: fit).candidates
             let weight = fit == nil ? w.context : w.contextLow

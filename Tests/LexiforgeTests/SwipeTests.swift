@@ -387,6 +387,50 @@ struct SwipeStoreTests {
     }
 }
 
+@Suite("swipe tune")
+struct SwipeTuneTests {
+    @Test("swipe tune decodes after each swipe's words, or without them (--no-context): its dump says which")
+    func context() throws {
+        // The tiny corpus of SwipeContextTests with swipe features; 60 synthetic swipes of its
+        // words, each after "we sat" (its sentence "we_sat_WORD"), of 6 made-up users.
+        let folder = try TemporaryFolder("lexiforge-swipe-tune")
+        let store = try SwipeContextTests.store(in: folder)
+        _ = try SwipeFeatureBuild.run(storePath: store, layout: .qwerty)
+        var generate = SwipeGenerate.Config(storePath: nil, layout: .qwerty)
+        generate.words = Array(repeating: ["on", "the", "bus", "in", "city", "house", "table", "chair", "wall", "box"], count: 6).flatMap { $0 }
+        generate.seed = 4
+        let traces = folder.file("traces.jsonl")
+        let lines = try SwipeGenerate.run(generate).lines.enumerated().map { i, line in
+            var trace = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            trace["user"] = "user\(i % 6)"
+            trace["sentence"] = "we_sat_" + (trace["word"] as? String ?? "")
+            return String(decoding: try JSONSerialization.data(withJSONObject: trace), as: UTF8.self)
+        }
+        #expect(lines.count == 60)
+        try (lines.joined(separator: "\n") + "\n").write(toFile: traces, atomically: true, encoding: .utf8)
+        func tune(context: Bool) throws -> (report: String, rows: [[String: Double]]) {
+            var config = SwipeTune.Config(storePath: store, tracesPath: traces)
+            config.folds = 2; config.wideShortlist = 10
+            config.dumpPath = folder.file("dump-\(context).tsv")
+            config.useContext = context
+            let report = try SwipeTune.run(config) { _ in }
+            let text = try String(contentsOfFile: folder.file("dump-\(context).tsv"), encoding: .utf8)
+            let table = text.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+            let header = try #require(table.first)
+            return (report, table.dropFirst().map { row in Dictionary(uniqueKeysWithValues: zip(header, row.map { Double($0) ?? .nan })) })
+        }
+        let with = try tune(context: true), without = try tune(context: false)
+        #expect(with.rows.count >= 60 && without.rows.count >= 60)
+        // With the words before it, every swipe's context reads like a sentence and its words have
+        // p(word | context); without, neither.
+        #expect(with.rows.allSatisfy { $0["fit"]! < 0 } && with.rows.contains { $0["lm"]! < 0 })
+        #expect(without.rows.allSatisfy { $0["fit"]! == 0 && $0["lm"]! == 0 })
+        #expect(with.report.contains("; context top-1") && with.report.contains("; context: "))
+        #expect(!without.report.contains("; context top-1") && !without.report.contains("; context: "))
+        #expect(without.report.contains("no context top-1"))
+    }
+}
+
 @Suite("swipe on ../shared/data", .enabled(if: WordlistFixtureSwipe.available, "../shared/data/wordlists/en_US_wordlist.combined.gz is absent"))
 struct SwipeIntegrationTests {
     @Test("en_US: every word but a handful has features; synthetic swipes decode")
@@ -540,8 +584,8 @@ struct SwipeContextTests {
         }
     }
 
-    @Test("the cheap stage's bounds never drop a word the shortlist would keep", arguments: [false, true])
-    func boundsAreExact(withContext: Bool) throws {
+    @Test("the cheap stage's bounds never drop a word the shortlist would keep", arguments: [false, true], [false, true])
+    func boundsAreExact(withContext: Bool, ownWeights: Bool) throws {
         // 3,000 made-up words of 2-5 letters with frequencies drawn from 120-160 (many ties, so
         // many words share each frequency bucket); a fifth are "on" to the model, the word it
         // expects after "we sat" (the context's maximum), the others words it expects less.
@@ -560,9 +604,16 @@ struct SwipeContextTests {
             builder.add(word: word, id: Int64(ids[i % ids.count]), frequency: 120 + next(41))
         }
         let dictionary = builder.build()
-        // Channels weighed lightly, so many words score close to the shortlist's floor.
+        // Channels weighed lightly, so many words score close to the shortlist's floor: the
+        // linear score's weights, or the shortlist's own (`shortlistSelection`), unlike them.
         var wide = SwipeDecoderOptions()
-        wide.locationWeight = 0.05; wide.shapeWeight = 1
+        if ownWeights {
+            wide.shortlistSelection = .init(location: 0.05, shape: 1, cost: 40, start: 20, end: 1, length: 3, miss: 4.5,
+                                            frequency: 1.5, contextFrequency: 0.3, context: 2, contextLow: 0.4)
+        } else {
+            wide.shortlistSelection = nil
+            wide.locationWeight = 0.05; wide.shapeWeight = 1
+        }
         var narrow = wide
         wide.shortlist = 100_000
         narrow.shortlist = 7

@@ -120,9 +120,18 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     /// these were fitted for its recall among the best 64 (`Tests/Bench/swipe-rerank/selection.py`),
     /// since the reranker decides the rank. docs/swipe.md, *The reranker's candidates*.
     public var selection: Selection? = .fitted
+    /// When set, the ``shortlist`` is the best words by the cheap stage's terms (the location and
+    /// shape channels, the start, end and length terms and the priors) under these weights instead
+    /// of the linear score's (their `cost` and `miss` are unused: that stage has no DTW). The
+    /// linear weights were fitted for the right word's rank with the DTW cost beside them; these
+    /// for its recall among the shortlist (`Tests/Bench/swipe-rerank/shortlist.py`). The words
+    /// shortlisted are then scored by the linear score (or ``selection``) as before.
+    /// docs/swipe.md, *The shortlist's own weights*.
+    public var shortlistSelection: Selection? = .shortlist
 
     /// Weights of the terms of the linear score (each as the weight of the same name above) that
-    /// choose the reranker's candidates.
+    /// choose words: the reranker's candidates (``selection``) or the shortlist
+    /// (``shortlistSelection``).
     public struct Selection: Sendable, Equatable {
         public var location, shape, cost, start, end, length, miss: Double
         /// The lexicon prior's weight without a context, and beside one.
@@ -144,6 +153,22 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
         /// thirtieth session; fitted on a 160-word shortlist before).
         public static let fitted = Selection(location: 0.32, shape: 11.9, cost: 40, start: 12.72, end: 1.339, length: 0.4,
                                              miss: 2.25, frequency: 1.835, contextFrequency: 0.998, context: 2.533, contextLow: 0.41)
+
+        /// The shortlist's (``SwipeDecoderOptions/shortlistSelection``): fitted on the 20,000
+        /// development swipes (`shortlist.py cv` on the tuner's dump of a 500-word shortlist, the
+        /// right word among the best 200 with and without a context). Against the linear score's,
+        /// the location counts twice as much, the shape channel half as much, the length ten times
+        /// as much, and p(word | context) the same below the gate as above it (since 2026-11-30,
+        /// thirty-first session). `cost` and `miss` are the linear score's and unused.
+        public static let shortlist = Selection(location: 1.28, shape: 10.92, cost: 40, start: 9.83, end: 2.25, length: 1.904,
+                                                miss: 4.5, frequency: 1, contextFrequency: 0.5913, context: 1.507, contextLow: 1.788)
+    }
+
+    /// The linear score's weights as a ``Selection``.
+    var linear: Selection {
+        Selection(location: locationWeight, shape: shapeWeight, cost: costWeight, start: startWeight, end: endWeight, length: lengthWeight,
+                  miss: missWeight, frequency: frequencyWeight, contextFrequency: contextFrequencyWeight, context: contextWeight,
+                  contextLow: contextWeightLow)
     }
 
     /// Whether the reranker runs: asked for, and with a DTW cost to rerank by.
@@ -395,6 +420,7 @@ public struct SwipeDecoder: Sendable {
             var decoder = self
             decoder.options.contextWeight = options.contextWeightLow
             decoder.options.selection?.context = options.selection?.contextLow ?? 0
+            decoder.options.shortlistSelection?.context = options.shortlistSelection?.contextLow ?? 0
             decoding = decoder.decodeWeighted(raw, times: times, context: context, contextFit: contextFit)
         } else {
             decoding = decodeWeighted(raw, times: times, context: context, contextFit: contextFit)
@@ -418,6 +444,14 @@ public struct SwipeDecoder: Sendable {
         var template = [Double](repeating: 0, count: 2 * channels.n)
         var lengths = [Double](repeating: 0, count: 32)
         let head = swipe.points[0], tail = swipe.points[swipe.points.count - 1]
+        // The weights that choose the shortlist: its own when set, else the linear score's.
+        let pick = options.shortlistSelection
+        let startWeight = pick?.start ?? options.startWeight, endWeight = pick?.end ?? options.endWeight
+        let lengthWeight = pick?.length ?? options.lengthWeight
+        let locationWeight = pick?.location ?? options.locationWeight, shapeWeight = pick?.shape ?? options.shapeWeight
+        let frequencyWeight = pick?.frequency ?? options.frequencyWeight
+        let contextFrequencyWeight = pick?.contextFrequency ?? options.contextFrequencyWeight
+        let contextWeight = pick?.context ?? options.contextWeight
         // Squared distances of the swipe's ends to each key (a word's first and last keys).
         let startSquares = centres.map { $0.distance(to: head) * $0.distance(to: head) }
         let endSquares = centres.map { $0.distance(to: tail) * $0.distance(to: tail) }
@@ -432,7 +466,7 @@ public struct SwipeDecoder: Sendable {
             }
         }
         groups.sort { a, b in
-            let x = options.startWeight * a.start + options.endWeight * a.end, y = options.startWeight * b.start + options.endWeight * b.end
+            let x = startWeight * a.start + endWeight * a.end, y = startWeight * b.start + endWeight * b.end
             return x != y ? x < y : a.entries.lowerBound < b.entries.lowerBound
         }
         // A group's words come most frequent first. Without a context the prior falls with the
@@ -440,7 +474,7 @@ public struct SwipeDecoder: Sendable {
         // one, the priors of a group's words that pass the direction and length filters are
         // computed first, last to first (only words some context level continues pay a hash
         // lookup per level), and no later word's prior exceeds the greatest of the rest.
-        let falls = context == nil ? options.frequencyWeight >= 0 : options.contextFrequencyWeight >= 0 && options.contextWeight >= 0
+        let falls = context == nil ? frequencyWeight >= 0 : contextFrequencyWeight >= 0 && contextWeight >= 0
         var priors: [Double] = [], lms: [Double] = [], rest: [Double] = []
         let unigrams = context.map { entryUnigrams.values(for: $0.unigrams, wordIDs: dictionary.wordIDs) } ?? []
         for group in groups {
@@ -448,9 +482,9 @@ public struct SwipeDecoder: Sendable {
             let entries = group.entries
             if let context {
                 // The whole group's best: its most frequent word with the context's best probability.
-                let most = options.contextFrequencyWeight * Double(Int(dictionary.frequency[entries.lowerBound]) - 255) * Self.lnFrequencyStep
-                    + options.contextWeight * context.maximumLog10Probability * M_LN10
-                if falls && shortlist.count >= size && most - options.startWeight * startSquared - options.endWeight * endSquared <= floor { continue }
+                let most = contextFrequencyWeight * Double(Int(dictionary.frequency[entries.lowerBound]) - 255) * Self.lnFrequencyStep
+                    + contextWeight * context.maximumLog10Probability * M_LN10
+                if falls && shortlist.count >= size && most - startWeight * startSquared - endWeight * endSquared <= floor { continue }
                 if priors.count < entries.count {
                     priors = [Double](repeating: 0, count: entries.count); lms = priors; rest = priors
                 }
@@ -462,7 +496,7 @@ public struct SwipeDecoder: Sendable {
                     // The lexicon prior plus ln p(word | context), each weighed.
                     let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
                     let lm = context.log10Probability(of: dictionary.wordIDs[i], unigram: unigrams[i]) * M_LN10
-                    let score = options.contextFrequencyWeight * lexicon + options.contextWeight * lm
+                    let score = contextFrequencyWeight * lexicon + contextWeight * lm
                     priors[j] = score
                     lms[j] = lm
                     best = max(best, score)
@@ -471,27 +505,27 @@ public struct SwipeDecoder: Sendable {
             }
             for i in entries {
                 let j = i - entries.lowerBound
-                let prior = context == nil ? options.frequencyWeight * Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep : priors[j]
+                let prior = context == nil ? frequencyWeight * Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep : priors[j]
                 // Once the shortlist is full, `floor` (its `size`-th best score when it was last
                 // trimmed) only rises, and a word scoring no more than it can never enter: the
                 // best `size` are then all earlier words that score at least as much. The terms
                 // only lower a score, so each bound below skips the rest of the work.
                 let full = shortlist.count >= size
-                if full && falls && (context == nil ? prior : rest[j]) - options.startWeight * startSquared - options.endWeight * endSquared <= floor { break }
+                if full && falls && (context == nil ? prior : rest[j]) - startWeight * startSquared - endWeight * endSquared <= floor { break }
                 guard context == nil ? directionKeeps(swipe, i) && lengthKeeps(swipe, i) : prior > -.infinity else { continue }
                 // The ends alone often settle it, before the logarithm of the lengths is taken.
-                if full && options.lengthWeight >= 0 && prior - options.startWeight * startSquared - options.endWeight * endSquared <= floor { continue }
+                if full && lengthWeight >= 0 && prior - startWeight * startSquared - endWeight * endSquared <= floor { continue }
                 let ratio = log((swipe.length + 1) / (Double(dictionary.length[i]) + 1))
-                let quick = prior - options.startWeight * startSquared - options.endWeight * endSquared - options.lengthWeight * ratio * ratio
+                let quick = prior - startWeight * startSquared - endWeight * endSquared - lengthWeight * ratio * ratio
                 if full && quick <= floor { continue }
                 channels.template(of: dictionary.path(i), centres: centres, lengths: &lengths, into: &template)
                 let location = channels.location(template)
                 // The shape channel only lowers the score further (its distance is never negative): a
                 // word the location channel already puts at or below the floor is done.
-                let located = quick - options.locationWeight * location
-                if full && options.shapeWeight >= 0 && located <= floor { continue }
+                let located = quick - locationWeight * location
+                if full && shapeWeight >= 0 && located <= floor { continue }
                 let shape = channels.shape(&template)
-                let score = located - options.shapeWeight * shape
+                let score = located - shapeWeight * shape
                 if full && score <= floor { continue }
                 shortlist.append(Shortlisted(entry: Int32(i), score: score, location: location, shape: shape, lm: context == nil ? nil : lms[j],
                                              start: startSquared, end: endSquared, lengthLogRatio: ratio))
@@ -774,7 +808,8 @@ public struct SwipeDecoder: Sendable {
         let keep = options.reranks ? max(options.limit, options.rerank) : options.limit   // the reranker's need their full DTW cost
         // The candidates kept (`result.top`) are the best by the linear score or, for the
         // reranker, by its selection weights.
-        let selection = options.reranks ? options.selection : nil
+        // A shortlist chosen by its own weights has its words' linear score parts computed afresh.
+        let selection = (options.reranks ? options.selection : nil) ?? options.shortlistSelection.map { _ in options.linear }
         let costWeight = selection?.cost ?? options.costWeight
         let robust = options.costRobustness
         for entry in entries {

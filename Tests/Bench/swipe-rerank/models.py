@@ -1,4 +1,4 @@
-import numpy as np
+import time, numpy as np
 from common import *
 
 def subset(D, smask):
@@ -67,6 +67,34 @@ def context_start(w):
     c = dict(w); c["frequency"] = 0.499; c["context"] = 1.16; c["gate"] = None; c["contextLow"] = 0.41
     return c
 
+def regroup(D0, keep):
+    """The rows of D0 where `keep`, grouped by swipe as load() groups them."""
+    D = {c: D0[c][keep] for c in COLS + ["truthb"]}
+    samp = D["sample"].astype(np.int64)
+    D["starts"] = np.flatnonzero(np.r_[True, samp[1:] != samp[:-1]])
+    D["gid"] = np.cumsum(np.r_[False, samp[1:] != samp[:-1]])
+    D["sfold"] = D["fold"][D["starts"]].astype(int)
+    D["hasTruth"] = np.logical_or.reduceat(D["truthb"], D["starts"])
+    return D
+
+def nested_recall(D, fit, counts, start, K):
+    """Nested by user: each fold's weights fit(other folds' rows), counts(fold's rows, weights)
+    (the swipes whose word is among the best K, with a context and without, then any more)
+    against counts(…, start); prints each fold and the means, returns the per-fold weights."""
+    total = sum(DENOM.values())
+    t0, out, new, old = time.time(), {}, 0, 0
+    for k in sorted(DENOM):
+        w = fit(subset(D, D["sfold"] != k))
+        te = subset(D, D["sfold"] == k)
+        a, b = counts(te, w), counts(te, start)
+        new, old, out[str(k)] = new + a, old + b, w
+        print("fold %d: word among the best %d with context %d, without %d (the linear score's: %d, %d) %.0fs"
+              % (k, K, a[0], a[1], b[0], b[1], time.time() - t0), flush=True)
+    print("RESULT nested, in-dictionary swipes with the word among the best %d: context %.2f%% without %.2f%% "
+          "(the linear score's: %.2f%%, %.2f%%)" % (K, 100 * new[0] / total, 100 * new[1] / total,
+                                                      100 * old[0] / total, 100 * old[1] / total), flush=True)
+    return out
+
 # ---------- top K of the linear score, and the softmax's groups ----------
 def top_k(D0, kind, K, sel, select=None):
     """The rows of each swipe's top K by the shipped linear weights, and their features (sel: names or None).
@@ -92,12 +120,7 @@ def top_k(D0, kind, K, sel, select=None):
         near = feats.grank(-cheap, D0) < int(os.environ["SHORTLIST"])
         keep = feats.grank(-np.where(near, score_ca(D0, w0, ctx), -np.inf), D0) < K
         keep &= near
-    D = {c: D0[c][keep] for c in COLS + ["truthb"]}
-    samp = D["sample"].astype(np.int64)
-    D["starts"] = np.flatnonzero(np.r_[True, samp[1:] != samp[:-1]])
-    D["gid"] = np.cumsum(np.r_[False, samp[1:] != samp[:-1]])
-    D["sfold"] = D["fold"][D["starts"]].astype(int)
-    D["hasTruth"] = np.logical_or.reduceat(D["truthb"], D["starts"])
+    D = regroup(D0, keep)
     assert len(D["starts"]) == len(D0["starts"])
     X, names = feats.build(D, kind)
     if sel:

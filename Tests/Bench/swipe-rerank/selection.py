@@ -20,9 +20,9 @@ fit: the weights fitted on every fold alone (the shipped Selection.fitted, scale
 
 DUMP: the tuner's dump (`swipe tune --dump FILE --dump-only`, the decoder's filters).
 """
-import json, sys, time, numpy as np
+import json, sys, numpy as np
 from common import load, ranks
-from models import DEF, TERMS, score_ca, subset, fit_ca, DENOM
+from models import DEF, TERMS, score_ca, fit_ca, nested_recall
 
 K = 64
 START = dict(DEF, ctxfrequency=0.499, context=1.16, gate=-4, contextLow=0.41)
@@ -52,21 +52,7 @@ def scaled(w):
 if __name__ == "__main__":
     mode = sys.argv[1]
     D = load()
-    total = sum(DENOM.values())
-    t0 = time.time()
-    out = {}
-    if mode == "cv":
-        new, old = np.zeros(4), np.zeros(4)
-        for k in sorted(DENOM):
-            w = fit(subset(D, D["sfold"] != k))
-            te = subset(D, D["sfold"] == k)
-            a, b = counts(te, w), counts(te, START)
-            new += a; old += b; out[str(k)] = w
-            print("fold %d: word among the best %d with context %d, without %d (the linear score's: %d, %d) %.0fs"
-                  % (k, K, a[0], a[1], b[0], b[1], time.time() - t0), flush=True)
-        print("RESULT nested, in-dictionary swipes with the word among the best %d: context %.2f%% without %.2f%% "
-              "(the linear score's: %.2f%%, %.2f%%)" % (K, 100 * new[0] / total, 100 * new[1] / total,
-                                                          100 * old[0] / total, 100 * old[1] / total), flush=True)
+    out = nested_recall(D, fit, counts, START, K) if mode == "cv" else {}
     w = fit(D)
     out["all"] = w
     print("all folds:", ", ".join("%s %.4g" % (p, v) for p, v in scaled(w).items()), flush=True)
