@@ -1,16 +1,18 @@
-"""The shortlist chosen for recall (tried 2026-11-30, thirty-first session; not kept):
+"""The shortlist's own weights (SwipeDecoderOptions.shortlistSelection, Selection.shortlist, since
+2026-11-30, thirty-first session):
 python3 shortlist.py cv OUT.json | forests KIND FEATURE_FILE WEIGHTS.json|linear SELECT.json
 
 The decoder's cheap stage keeps the best 200 words (SwipeDecoderOptions.shortlist) by the linear
 score's terms without the DTW: the location and shape channels, the start, end and length terms
-and the priors, under the linear score's weights, which were fitted for the right word's rank
-with the DTW cost beside them. This fits weights of the same terms for the word's recall among
-the best K (200) instead, as selection.py does for the reranker's 64.
+and the priors. Until 2026-11-30 it weighed them by the linear score's weights, fitted for the
+right word's rank with the DTW cost beside them; this fits weights of the same terms for the
+word's recall among the best K (200), as selection.py does for the reranker's 64.
 
 DUMP: the tuner's dump of a shortlist far wider than K (`swipe tune --wide-shortlist 500 --dump
 FILE --dump-only`): the rows a reweighted cheap stage could bring into its best K. Words beyond
 the dump's are not seen, so the recall is an estimate from above for weights far from the
-linear ones.
+ones that chose the dump's rows (since 2026-11-30 the shipped shortlist weights, before the
+linear score's; the shipped weights were fitted on a dump chosen by the linear score's).
 
 cv:      nested by user: each fold's weights fitted (models.fit_ca, coordinate ascent on the
          number of in-dictionary swipes whose word is among the best K, with and without a
