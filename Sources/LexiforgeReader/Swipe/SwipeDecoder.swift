@@ -445,13 +445,10 @@ public struct SwipeDecoder: Sendable {
         var lengths = [Double](repeating: 0, count: 32)
         let head = swipe.points[0], tail = swipe.points[swipe.points.count - 1]
         // The weights that choose the shortlist: its own when set, else the linear score's.
-        let pick = options.shortlistSelection
-        let startWeight = pick?.start ?? options.startWeight, endWeight = pick?.end ?? options.endWeight
-        let lengthWeight = pick?.length ?? options.lengthWeight
-        let locationWeight = pick?.location ?? options.locationWeight, shapeWeight = pick?.shape ?? options.shapeWeight
-        let frequencyWeight = pick?.frequency ?? options.frequencyWeight
-        let contextFrequencyWeight = pick?.contextFrequency ?? options.contextFrequencyWeight
-        let contextWeight = pick?.context ?? options.contextWeight
+        let pick = options.shortlistSelection ?? options.linear
+        let startWeight = pick.start, endWeight = pick.end, lengthWeight = pick.length
+        let locationWeight = pick.location, shapeWeight = pick.shape
+        let frequencyWeight = pick.frequency, contextFrequencyWeight = pick.contextFrequency, contextWeight = pick.context
         // Squared distances of the swipe's ends to each key (a word's first and last keys).
         let startSquares = centres.map { $0.distance(to: head) * $0.distance(to: head) }
         let endSquares = centres.map { $0.distance(to: tail) * $0.distance(to: tail) }
@@ -808,24 +805,18 @@ public struct SwipeDecoder: Sendable {
         let keep = options.reranks ? max(options.limit, options.rerank) : options.limit   // the reranker's need their full DTW cost
         // The candidates kept (`result.top`) are the best by the linear score or, for the
         // reranker, by its selection weights.
-        // A shortlist chosen by its own weights has its words' linear score parts computed afresh.
-        let selection = (options.reranks ? options.selection : nil) ?? options.shortlistSelection.map { _ in options.linear }
-        let costWeight = selection?.cost ?? options.costWeight
+        let w = (options.reranks ? options.selection : nil) ?? options.linear
+        let costWeight = w.cost
         let robust = options.costRobustness
         for entry in entries {
-            let i = Int(entry.entry), cheap = entry.score, location = entry.location, shape = entry.shape, lm = entry.lm
+            let i = Int(entry.entry), location = entry.location, shape = entry.shape, lm = entry.lm
             // The score but for the DTW cost's and the missed key's parts (each only lowers it),
             // summed in the order the full score below sums them.
-            let known: Double, priors: Double, missWeight: Double
-            if let w = selection {
-                let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
-                known = -w.location * location - w.shape * shape - w.start * entry.start - w.end * entry.end
-                    - w.length * entry.lengthLogRatio * entry.lengthLogRatio
-                priors = lm.map { w.contextFrequency * lexicon + w.context * $0 } ?? w.frequency * lexicon
-                missWeight = w.miss
-            } else {
-                (known, priors, missWeight) = (cheap, 0, options.missWeight)
-            }
+            let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
+            let known = -w.location * location - w.shape * shape - w.start * entry.start - w.end * entry.end
+                - w.length * entry.lengthLogRatio * entry.lengthLogRatio
+            let priors = lm.map { w.contextFrequency * lexicon + w.context * $0 } ?? w.frequency * lexicon
+            let missWeight = w.miss
             // A word that cannot beat the last kept candidate before those parts never will:
             // early abandoning would drop it after the first column, and this skips that column
             // and the missed key's pass over the swipe (the same candidates, byte for byte).
