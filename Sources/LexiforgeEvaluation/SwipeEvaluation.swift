@@ -164,6 +164,8 @@ public enum SwipeEval {
         var decoders: [Int: SwipeDecoder] = [:]
         /// Entry by ``matchKey(_:)`` (the same on every geometry).
         public let matchIndex: [String: Int]
+        /// The prompts' words as a keyboard would have committed them (nil without a model).
+        let spelling: SwipeCommittedSpelling?
 
         public init(storePath: String, layout: String?, options: SwipeDecoderOptions, useContext: Bool = true) throws {
             store = try TrainedStore(path: storePath)
@@ -173,6 +175,15 @@ public enum SwipeEval {
             model = store.hasLanguageModel ? try NgramPredictor(store: store, derivedForms: false) : nil
             predictor = useContext ? model : nil
             matchIndex = SwipeEval.matchIndex(base)
+            spelling = model == nil ? nil : SwipeCommittedSpelling(dictionary: base)
+        }
+
+        /// `traces` with the words before each swipe spelled as a keyboard would have committed
+        /// them (``SwipeCommittedSpelling``: the prompts write "im", "whats"; a keyboard commits
+        /// "I'm", "what's"), so the context reads as it would in a front end. Unchanged without a model.
+        public func committed(_ traces: [SwipeTrace]) throws -> [SwipeTrace] {
+            guard let spelling, let model else { return traces }
+            return try SwipeEval.committed(traces, spelling: spelling, model: model)
         }
 
         /// The decoder for a device whose rows are `ratio` key widths tall.
@@ -216,7 +227,8 @@ public enum SwipeEval {
         let started = Date()
         let session = try Session(storePath: storePath, layout: layout, options: options, useContext: useContext)
         let load = Date().timeIntervalSince(started)
-        let (traces, errors) = try SwipeTraceReader.read(path: tracesPath, layout: session.base.layout)
+        let (read, errors) = try SwipeTraceReader.read(path: tracesPath, layout: session.base.layout)
+        let traces = try session.committed(read)
         var reports = [Report](repeating: Report(), count: max(1, folds))
         for trace in traces {
             guard trace.word != nil else { continue }
@@ -229,6 +241,23 @@ public enum SwipeEval {
         }
         reports[0].errors = errors
         return reports
+    }
+
+    /// `traces` with their contexts respelled by `spelling` after `model` (each distinct context once).
+    static func committed(_ traces: [SwipeTrace], spelling: SwipeCommittedSpelling, model: NgramPredictor) throws -> [SwipeTrace] {
+        var done: [[String]: [String]] = [:]
+        return try traces.map { trace in
+            guard let words = trace.context, !words.isEmpty else { return trace }
+            var trace = trace
+            if let spelled = done[words] {
+                trace.context = spelled
+            } else {
+                let spelled = try spelling.spell(words, model: model)
+                done[words] = spelled
+                trace.context = spelled
+            }
+            return trace
+        }
     }
 
     /// How a decoded word is compared with the swiped one: case-insensitively and without
@@ -347,8 +376,12 @@ public enum SwipeDecode {
             return (SwipeDecoder(dictionary: dictionary, options: options), traces, errors)
         }()
         let predictor = useContext && store.hasLanguageModel ? try NgramPredictor(store: store) : nil
+        // The words before each swipe as the front end would have committed them.
+        let committed = try predictor.map { model in
+            try SwipeEval.committed(traces, spelling: SwipeCommittedSpelling(dictionary: decoder.dictionary), model: model)
+        } ?? traces
         var lines: [String] = [], warnings: [String] = []
-        for trace in traces {
+        for trace in committed {
             warnings += trace.warnings
             lines.append(line(trace, try SwipeEval.decode(trace, with: decoder, predictor: predictor).0))
         }

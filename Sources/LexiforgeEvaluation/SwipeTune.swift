@@ -82,7 +82,8 @@ public enum SwipeTune {
     public static func run(_ config: Config, progress: (String) -> Void) throws -> String {
         var options = config.options
         let session = try SwipeEval.Session(storePath: config.storePath, layout: config.layout, options: options, useContext: config.useContext)
-        let (traces, errors) = try SwipeTraceReader.read(path: config.tracesPath, layout: session.base.layout)
+        let (read, errors) = try SwipeTraceReader.read(path: config.tracesPath, layout: session.base.layout)
+        let traces = try session.committed(read)
         var lines = ["swipes: \(traces.count) (\(errors.count) unreadable), folds by user: \(config.folds)"]
         func fold(_ t: SwipeTrace) -> Int { SwipeEval.fold(of: t.user ?? "", folds: config.folds) }
 

@@ -215,7 +215,8 @@ struct EvalSwipe: ParsableCommand {
         discussion: """
             Words compare case-insensitively; figures are given over all swipes and over those whose
             word is in the dictionary. With a store that has a language model and traces with a
-            "sentence", each swipe decodes after the words before it (--no-context: without).
+            "sentence", each swipe decodes after the words before it (--no-context: without),
+            spelled as a keyboard would have committed them ("im" as "I'm", "whats" as "what's").
             Example:
               lexiforge eval swipe Artifacts/en_US-keyboard.sqlite --traces Corpora/data/swipe/hws-dev-20000.jsonl.gz --folds 5
               lexiforge swipe generate --store S.sqlite --count 2000 -o swipes.jsonl

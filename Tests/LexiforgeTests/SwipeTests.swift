@@ -396,18 +396,9 @@ struct SwipeTuneTests {
         let folder = try TemporaryFolder("lexiforge-swipe-tune")
         let store = try SwipeContextTests.store(in: folder)
         _ = try SwipeFeatureBuild.run(storePath: store, layout: .qwerty)
-        var generate = SwipeGenerate.Config(storePath: nil, layout: .qwerty)
-        generate.words = Array(repeating: ["on", "the", "bus", "in", "city", "house", "table", "chair", "wall", "box"], count: 6).flatMap { $0 }
-        generate.seed = 4
-        let traces = folder.file("traces.jsonl")
-        let lines = try SwipeGenerate.run(generate).lines.enumerated().map { i, line in
-            var trace = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            trace["user"] = "user\(i % 6)"
-            trace["sentence"] = "we_sat_" + (trace["word"] as? String ?? "")
-            return String(decoding: try JSONSerialization.data(withJSONObject: trace), as: UTF8.self)
-        }
-        #expect(lines.count == 60)
-        try (lines.joined(separator: "\n") + "\n").write(toFile: traces, atomically: true, encoding: .utf8)
+        let words = Array(repeating: ["on", "the", "bus", "in", "city", "house", "table", "chair", "wall", "box"], count: 6).flatMap { $0 }
+        let traces = try Self.traceFile(in: folder, words: words, seed: 4) { i, word in ["user": "user\(i % 6)", "sentence": "we_sat_" + word] }
+        #expect(try String(contentsOfFile: traces, encoding: .utf8).split(separator: "\n").count == 60)
         func tune(context: Bool) throws -> (report: String, rows: [[String: Double]]) {
             var config = SwipeTune.Config(storePath: store, tracesPath: traces)
             config.folds = 2; config.wideShortlist = 10
@@ -428,6 +419,23 @@ struct SwipeTuneTests {
         #expect(with.report.contains("; context top-1") && with.report.contains("; context: "))
         #expect(!without.report.contains("; context top-1") && !without.report.contains("; context: "))
         #expect(without.report.contains("no context top-1"))
+    }
+
+    /// A trace file (traces.jsonl in `folder`) of synthetic swipes of `words`, each line with the
+    /// fields `annotate(index, word)` gives (say "user" and "sentence").
+    static func traceFile(in folder: TemporaryFolder, words: [String], seed: UInt64 = 1,
+                          annotate: (Int, String) -> [String: String]) throws -> String {
+        var generate = SwipeGenerate.Config(storePath: nil, layout: .qwerty)
+        generate.words = words
+        generate.seed = seed
+        let path = folder.file("traces.jsonl")
+        let lines = try SwipeGenerate.run(generate).lines.enumerated().map { i, line in
+            var trace = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            for (key, value) in annotate(i, trace["word"] as? String ?? "") { trace[key] = value }
+            return String(decoding: try JSONSerialization.data(withJSONObject: trace), as: UTF8.self)
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
     }
 }
 
@@ -498,12 +506,13 @@ struct SwipeContextTests {
         It is in the box. It is on the table.
         """
 
-    static func store(in folder: TemporaryFolder) throws -> String {
-        let text = folder.file("corpus.txt"), output = folder.file("lm.sqlite")
-        try corpus.write(toFile: text, atomically: true, encoding: .utf8)
-        var config = NgramBuildConfig(inputs: [text], output: output)
+    /// A trigram store with a language model of `text` (by default ``corpus``, lowercased).
+    static func store(in folder: TemporaryFolder, text: String = corpus, lowercase: Bool = true) throws -> String {
+        let file = folder.file("corpus.txt"), output = folder.file("lm.sqlite")
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        var config = NgramBuildConfig(inputs: [file], output: output)
         config.order = 3
-        config.text.lowercase = true
+        config.text.lowercase = lowercase
         config.languageModel = true
         _ = try NgramBuild.run(config, progress: StageProgress(quiet: true))
         return output
@@ -554,6 +563,60 @@ struct SwipeContextTests {
         let withContext = decoder.decode(points, context: try predictor.distribution(after: ["we", "sat"])).candidates[0]
         #expect(withContext.contextLogProbability != nil)
         #expect(decoder.decode(points).candidates[0].contextLogProbability == nil)
+    }
+
+    /// A store of a hand-written corpus where "I'm", "It's", "What's" and "I'll" open sentences,
+    /// "its" follows a verb and "ill" follows "am"; case kept, as in the en_US-keyboard store.
+    static func committedStore(in folder: TemporaryFolder) throws -> String {
+        try store(in: folder, text: """
+            I'm going home. I'm going to class. I'm here. What's up? What's that? I'll call. I'll go.
+            It's late. It's cold. The dog wagged its tail. The cat licked its paw. I am ill today.
+            """, lowercase: false)
+    }
+
+    @Test("the words before a swipe are spelled as a keyboard commits them: im → I'm, its by what comes before")
+    func committedSpelling() throws {
+        let folder = try TemporaryFolder("lexiforge-swipe-committed")
+        let model = try NgramPredictor(store: TrainedStore(path: try Self.committedStore(in: folder)))
+        var builder = SwipeDictionary.Builder(layout: .qwerty)
+        // "im" and "whats" are not dictionary words; "its" and "ill" are, beside "it's" and "I'll".
+        for word in ["I'm", "going", "what's", "up", "its", "it's", "ill", "I'll", "am", "I", "tail", "wagged"] {
+            builder.add(word: word, id: Int64(try #require(model.id(of: word) ?? model.id(of: word.capitalized))), frequency: 150)
+        }
+        let spelling = SwipeCommittedSpelling(dictionary: builder.build())
+        #expect(try spelling.spell(["im", "going"], model: model) == ["I'm", "going"])
+        #expect(try spelling.spell(["whats", "up"], model: model) == ["what's", "up"])
+        // The model decides between two dictionary words of the same letters.
+        #expect(try spelling.spell(["its"], model: model) == ["it's"])
+        #expect(try spelling.spell(["wagged", "its"], model: model) == ["wagged", "its"])
+        #expect(try spelling.spell(["ill"], model: model) == ["I'll"])
+        #expect(try spelling.spell(["i", "am", "ill"], model: model) == ["i", "am", "ill"])
+        // Words already spelled with an apostrophe, words without one in the dictionary and
+        // unknown words stay as they are.
+        #expect(try spelling.spell(["It's", "going", "zebra", ""], model: model) == ["It's", "going", "zebra", ""])
+        #expect(try spelling.spell([], model: model) == [])
+        #expect(SwipeCommittedSpelling.letters("I’M") == "im")
+    }
+
+    @Test("the evaluation session (eval swipe, swipe tune) spells a prompt's words as committed: im_going_home → I'm going")
+    func evaluationSpellsPrompts() throws {
+        let folder = try TemporaryFolder("lexiforge-swipe-committed-eval")
+        let store = try Self.committedStore(in: folder)
+        _ = try SwipeFeatureBuild.run(storePath: store, layout: .qwerty)
+        // Synthetic swipes of "home", "tail" and "home" (the trace format needs key rectangles),
+        // the first two with a prompt.
+        let sentences = ["im_going_home", "the_dog_wagged_its_tail"]
+        let traces = try SwipeTuneTests.traceFile(in: folder, words: ["home", "tail", "home"]) { i, _ in
+            i < sentences.count ? ["sentence": sentences[i]] : [:]
+        }
+        for useContext in [true, false] {
+            let session = try SwipeEval.Session(storePath: store, layout: nil, options: SwipeDecoderOptions(), useContext: useContext)
+            let (read, errors) = try SwipeTraceReader.read(path: traces, layout: session.base.layout)
+            #expect(errors.isEmpty && read.count == 3)
+            #expect(read.map(\.context) == [["im", "going"], ["the", "dog", "wagged", "its"], nil])
+            // Without context the words still tell which swipes come after a sentence.
+            #expect(try session.committed(read).map(\.context) == [["I'm", "going"], ["the", "dog", "wagged", "its"], nil])
+        }
     }
 
     @Test("decoding after words computes the context and its fit, with or without a gate",

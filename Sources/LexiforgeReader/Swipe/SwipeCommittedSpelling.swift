@@ -1,0 +1,95 @@
+import Foundation
+
+/// The words before a swipe, spelled as a keyboard would have committed them.
+///
+/// Text typed or transcribed without apostrophes ("im going", "whats up", "ill call": the real
+/// swipe prompts are written so) reads to a language model as rare words or a list of unrelated
+/// ones, where a keyboard would have committed "I'm", "what's" and "I'll", the spellings it
+/// proposes for the same keys. ``spell(_:model:)`` gives each such word the dictionary spelling of
+/// the same letters that the model finds most likely after the words already spelled, so the
+/// context predicts what it would after committed words. Words with an apostrophe, and words
+/// whose letters no dictionary spelling with an apostrophe shares, are kept as they are (the
+/// model already matches their case: ``NgramPredictor/distribution(after:)``).
+///
+/// A front end passes the words its user committed and needs none of this; `eval swipe` and
+/// `swipe tune` spell the prompts' words so (docs/swipe.md, *The context as committed*).
+public struct SwipeCommittedSpelling: Sendable {
+    /// The dictionary's entries whose spelling has an apostrophe, by a hash of their letters
+    /// (``letters(_:)``), then most frequent first: 12 bytes an entry, where a table keyed by the
+    /// letters themselves took 2.5 MB more of a front end's memory for en_US.
+    let apostrophed: [(hash: UInt64, entry: Int32)]
+    let dictionary: SwipeDictionary
+
+    /// - Complexity: O(N log N) over the N entries with an apostrophe (29,699 of en_US's 161,379,
+    ///   most of them possessives).
+    public init(dictionary: SwipeDictionary) {
+        self.dictionary = dictionary
+        var table: [(hash: UInt64, entry: Int32)] = []
+        for (i, word) in dictionary.words.enumerated() where word.contains(where: Self.isApostrophe) {
+            table.append((Self.hash(Self.letters(word)), Int32(i)))
+        }
+        apostrophed = table.sorted { a, b in
+            if a.hash != b.hash { return a.hash < b.hash }
+            let x = dictionary.frequency[Int(a.entry)], y = dictionary.frequency[Int(b.entry)]
+            return x != y ? x > y : a.entry < b.entry
+        }
+    }
+
+    /// FNV-1a of the letters' UTF-8.
+    static func hash(_ letters: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in letters.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h
+    }
+
+    /// The entries with an apostrophe whose letters are `letters`, most frequent first.
+    func variants(of letters: String) -> [Int] {
+        let h = Self.hash(letters)
+        var lo = 0, hi = apostrophed.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if apostrophed[mid].hash < h { lo = mid + 1 } else { hi = mid }
+        }
+        var found: [Int] = []
+        while lo < apostrophed.count && apostrophed[lo].hash == h {
+            let entry = Int(apostrophed[lo].entry)
+            if Self.letters(dictionary.words[entry]) == letters { found.append(entry) }
+            lo += 1
+        }
+        return found
+    }
+
+    static func isApostrophe(_ c: Character) -> Bool { c == "'" || c == "\u{2019}" }
+
+    /// A word's letters as a swipe carries them: lowercased, apostrophes dropped.
+    public static func letters(_ word: String) -> String { String(word.lowercased().filter { !isApostrophe($0) }) }
+
+    /// `words` (oldest first), each without an apostrophe respelled as the most likely, by
+    /// `model` after the words before it as respelled, of the dictionary's entries with the same
+    /// letters: the word's own entry and those with an apostrophe ("im" → "I'm", "whats" →
+    /// "what's"; "its" stays "its" or becomes "it's" by what comes before). Each entry is scored
+    /// by its word id, as the decoder scores it; a tie keeps the word's own entry.
+    /// - Complexity: one ``NgramPredictor/distribution(after:)`` per word that has a spelling
+    ///   with an apostrophe; none for the others.
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    public func spell(_ words: [String], model: NgramPredictor) throws -> [String] {
+        var spelled: [String] = []
+        spelled.reserveCapacity(words.count)
+        for word in words {
+            let variants = word.contains(where: Self.isApostrophe) ? [] : variants(of: Self.letters(word))
+            guard !variants.isEmpty else {
+                spelled.append(word)
+                continue
+            }
+            let own = dictionary.index(of: word)
+            let distribution = try model.distribution(after: spelled)
+            var best = word, bestLog10 = own.map { distribution.log10Probability(of: dictionary.wordIDs[$0]) } ?? -.infinity
+            for entry in variants {
+                let log10p = distribution.log10Probability(of: dictionary.wordIDs[entry])
+                if log10p > bestLog10 { best = dictionary.words[entry]; bestLog10 = log10p }
+            }
+            spelled.append(best)
+        }
+        return spelled
+    }
+}
