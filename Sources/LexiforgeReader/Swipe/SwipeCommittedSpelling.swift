@@ -76,7 +76,8 @@ public struct SwipeCommittedSpelling: Sendable {
         var spelled: [String] = []
         spelled.reserveCapacity(words.count)
         for word in words {
-            let variants = word.contains(where: Self.isApostrophe) ? [] : variants(of: Self.letters(word))
+            let letters = Self.letters(word)
+            let variants = letters.isEmpty || word.contains(where: Self.isApostrophe) ? [] : variants(of: letters)
             guard !variants.isEmpty else {
                 spelled.append(word)
                 continue
