@@ -11,12 +11,13 @@ import Foundation
 /// whose letters no dictionary spelling with an apostrophe shares, are kept as they are (the
 /// model already matches their case: ``NgramPredictor/distribution(after:)``).
 ///
-/// A front end passes the words its user committed and needs none of this; `eval swipe` and
-/// `swipe tune` spell the prompts' words so (docs/swipe.md, *The context as committed*).
+/// A front end that passes the words its keyboard committed needs none of this, unless its users
+/// type without apostrophes; `eval swipe` and `swipe tune` spell the prompts' words so
+/// (docs/swipe.md, *The context as committed*).
 public struct SwipeCommittedSpelling: Sendable {
     /// The dictionary's entries whose spelling has an apostrophe, by a hash of their letters
-    /// (``letters(_:)``), then most frequent first: 12 bytes an entry, where a table keyed by the
-    /// letters themselves took 2.5 MB more of a front end's memory for en_US.
+    /// (``letters(_:)``), then most frequent first: 16 bytes an entry (0.5 MB for en_US), where a
+    /// table keyed by the letters themselves took 2.5 MB.
     let apostrophed: [(hash: UInt64, entry: Int32)]
     let dictionary: SwipeDictionary
 
