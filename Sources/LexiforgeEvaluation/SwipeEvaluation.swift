@@ -262,10 +262,9 @@ public enum SwipeEval {
 
     /// How a decoded word is compared with the swiped one: case-insensitively and without
     /// apostrophes, which a swipe does not carry either (the real-swipe prompts write "im", "ill",
-    /// "whats"; a keyboard proposes "I'm", "I'll", "what's").
-    public static func matchKey(_ word: String) -> String {
-        String(word.lowercased().filter { $0 != "'" && $0 != "’" })
-    }
+    /// "whats"; a keyboard proposes "I'm", "I'll", "what's"): the word's letters as
+    /// ``SwipeCommittedSpelling/letters(_:)`` reads them.
+    public static func matchKey(_ word: String) -> String { SwipeCommittedSpelling.letters(word) }
 
     /// The first dictionary entry of each match key.
     static func matchIndex(_ dictionary: SwipeDictionary) -> [String: Int] {
