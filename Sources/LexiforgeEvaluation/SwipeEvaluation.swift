@@ -282,9 +282,7 @@ public enum SwipeEval {
 
     /// The fold of a user: a stable hash of the id (FNV-1a), so folds never split a person.
     public static func fold(of user: String, folds: Int) -> Int {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in user.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return Int(h % UInt64(max(1, folds)))
+        Int(StableHash.fnv1a(user) % UInt64(max(1, folds)))
     }
 
     /// Decodes one trace and counts it.

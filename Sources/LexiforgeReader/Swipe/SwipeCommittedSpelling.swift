@@ -27,7 +27,7 @@ public struct SwipeCommittedSpelling: Sendable {
         self.dictionary = dictionary
         var table: [(hash: UInt64, entry: Int32)] = []
         for (i, word) in dictionary.words.enumerated() where word.contains(where: Self.isApostrophe) {
-            table.append((Self.hash(Self.letters(word)), Int32(i)))
+            table.append((StableHash.fnv1a(Self.letters(word)), Int32(i)))
         }
         apostrophed = table.sorted { a, b in
             if a.hash != b.hash { return a.hash < b.hash }
@@ -36,16 +36,9 @@ public struct SwipeCommittedSpelling: Sendable {
         }
     }
 
-    /// FNV-1a of the letters' UTF-8.
-    static func hash(_ letters: String) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in letters.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return h
-    }
-
     /// The entries with an apostrophe whose letters are `letters`, most frequent first.
     func variants(of letters: String) -> [Int] {
-        let h = Self.hash(letters)
+        let h = StableHash.fnv1a(letters)
         var lo = 0, hi = apostrophed.count
         while lo < hi {
             let mid = (lo + hi) / 2

@@ -61,11 +61,7 @@ public indirect enum VocabPredicate: Hashable, Sendable, CustomStringConvertible
         case .levels(let names):
             hasher.combine(2 as UInt8)
             var mix: UInt64 = 0
-            for name in names {
-                var h: UInt64 = 0xcbf2_9ce4_8422_2325
-                for byte in name.utf8 { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
-                mix ^= h
-            }
+            for name in names { mix ^= StableHash.fnv1a(name) }
             hasher.combine(mix)
         case .categories(let set):
             hasher.combine(3 as UInt8)
