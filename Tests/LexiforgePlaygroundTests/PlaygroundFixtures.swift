@@ -16,9 +16,6 @@ enum PlaygroundFixtures {
         var counts: String
     }
 
-    /// Kept alive (and so not deleted) for the whole run.
-    nonisolated(unsafe) static var keep: [ModelFolder] = []
-
     static let built: Result<Stores, any Error> = Result { try build() }
 
     static func stores() throws -> Stores { try built.get() }
@@ -33,15 +30,15 @@ enum PlaygroundFixtures {
             .init("said-lord", fixture: "playground/said-lord.txt", file: "corpora/said-lord.txt"),
             .init("good-conllu", fixture: "hmm/good.conllu", file: "ud/good.conllu"),
         ]
+        // Kept for the whole run (statics are never released): folders of the process, removed at exit.
         let main = try ModelFolder(entries, model: """
             {"name": "playground", "description": "playground test store", "corpora": ["said-lord"], "order": 3,
              "language_model": true, "word_columns": true, "lemma_training": ["good-conllu"],
              "hmm_tagged": ["good-conllu"], "swipe_layouts": ["qwerty"]}
-            """, modelName: "playground.model.json")
+            """, modelName: "playground.model.json", in: TemporaryFolder.forProcess("lexiforge-playground-stores"))
         let counts = try ModelFolder(entries, model: """
             {"name": "playground-counts", "description": "counts only", "corpora": ["said-lord"], "order": 2}
-            """, modelName: "counts.model.json")
-        keep += [main, counts]
+            """, modelName: "counts.model.json", in: TemporaryFolder.forProcess("lexiforge-playground-counts"))
         let mainStore = main.dir.file("playground.sqlite"), countsStore = main.dir.file("counts.sqlite")
         for (model, output) in [(main.model, mainStore), (counts.model, countsStore)] {
             let result = try CLI.run(["train", model, "-o", output, "--quiet"])

@@ -1,6 +1,7 @@
 import Foundation
 import LexiforgeCorpus
 import LexiforgeReader
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -8,6 +9,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// The folders `TemporaryFolder.forProcess` made, removed at exit.
+private let processFolders = Mutex<[String]>([])
 
 /// Paths shared by the tests: the hand-made fixtures, the package root, ../shared/data.
 public enum Paths {
@@ -64,13 +68,22 @@ public final class TemporaryFolder {
     public let url: URL
     public var path: String { url.path }
 
-    public init(_ label: String = "lexiforge-tests") throws {
+    /// False for `forProcess` folders, which are removed at exit instead.
+    private let removedOnRelease: Bool
+
+    public convenience init(_ label: String = "lexiforge-tests") throws {
+        try self.init(label: label, removedOnRelease: true)
+    }
+
+    private init(label: String, removedOnRelease: Bool) throws {
         url = FileManager.default.temporaryDirectory
             .appendingPathComponent("\(label)-\(UUID().uuidString)")
+        self.removedOnRelease = removedOnRelease
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
     deinit {
+        guard removedOnRelease else { return }
         // Restore permissions a test may have removed, so the folder can be deleted.
         if let items = FileManager.default.enumerator(atPath: url.path) {
             for case let item as String in items {
@@ -82,6 +95,29 @@ public final class TemporaryFolder {
     }
 
     public func file(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// A folder for fixtures a test process builds once and keeps for the whole run (statics are
+    /// never released, so `deinit` cannot remove them). It is named `LABEL-PID-UUID`, outlives
+    /// its `TemporaryFolder` value and is removed when the process exits; the folders of test
+    /// processes that ended without exiting (killed, crashed) are removed by the next run that
+    /// asks for the same label.
+    public static func forProcess(_ label: String) throws -> TemporaryFolder {
+        let temporary = FileManager.default.temporaryDirectory
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        where name.hasPrefix(label + "-") {
+            let rest = name.dropFirst(label.count + 1)
+            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0 else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+            }
+        }
+        let folder = try TemporaryFolder(label: "\(label)-\(getpid())", removedOnRelease: false)
+        processFolders.withLock { paths in
+            if paths.isEmpty { atexit { processFolders.withLock { $0.forEach { try? FileManager.default.removeItem(atPath: $0) } } } }
+            paths.append(folder.path)
+        }
+        return folder
+    }
 
     /// Names of everything in the folder (hidden files included), sorted.
     public func contents() throws -> [String] {
@@ -209,9 +245,11 @@ public struct ModelFolder {
     public let manifest: String
 
     /// Writes the entries' files and manifest, and `json` as the model file `modelName`, in
-    /// `subfolder` of a new temporary folder.
-    public init(_ entries: [Entry], model json: String, modelName: String = "m.model.json", subfolder: String? = nil) throws {
-        let dir = try TemporaryFolder()
+    /// `subfolder` of `dir` (a new temporary folder unless given: say
+    /// `TemporaryFolder.forProcess(_:)` for a fixture kept for the whole run).
+    public init(_ entries: [Entry], model json: String, modelName: String = "m.model.json", subfolder: String? = nil,
+                in dir: TemporaryFolder? = nil) throws {
+        let dir = try dir ?? TemporaryFolder()
         let folder = subfolder.map { dir.url.appendingPathComponent($0) } ?? dir.url
         (self.dir, self.folder) = (dir, folder)
         var rows = ["# test manifest", "name\tfile\tsha256\tlicense\tsource\turl"]

@@ -116,16 +116,8 @@ struct DamagedStoreTests {
         let paths: [Kind: String]
 
         init() throws {
-            // Static, so never released: the folder is named by process, and those of finished
-            // runs are removed here.
-            let temporary = FileManager.default.temporaryDirectory
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
-            where name.hasPrefix("lexiforge-damaged-stores-") {
-                if let pid = Int32(name.dropFirst("lexiforge-damaged-stores-".count).prefix { $0 != "-" }), kill(pid, 0) != 0 {
-                    try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
-                }
-            }
-            folder = try TemporaryFolder("lexiforge-damaged-stores-\(getpid())")
+            // Static, so never released: a folder of the process, removed at exit.
+            folder = try TemporaryFolder.forProcess("lexiforge-damaged-stores")
             var paths: [Kind: String] = [:]
             // Language model: word classes, a class model, suffix rules and `_top` lists.
             let counter = NgramCounter(order: 3)

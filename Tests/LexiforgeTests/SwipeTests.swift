@@ -151,7 +151,7 @@ struct SwipeDecoderTests {
         #expect(SwipeDecoder(dictionary: SwipeFixture.dictionary(rare)).decode(SwipeFixture.perfect("hello")).candidates.first?.word == "hello")
     }
 
-    @Test("a hand-made wobbly swipe of help beats hello; prefix cache reuses columns")
+    @Test("a hand-made wobbly swipe of help beats hello; prefix cache reuses columns; hopeless words stop early")
     func handMade() {
         // h → e → l → p with points off the straight lines.
         let points = [(6.1, 2.4), (5.0, 1.9), (3.8, 1.3), (2.6, 0.8), (4.4, 1.3), (6.5, 1.7), (8.9, 2.3), (9.2, 1.6), (9.4, 0.9)]
@@ -160,6 +160,20 @@ struct SwipeDecoderTests {
         let result = decoder.decode(points)
         #expect(result.candidates.first?.word == "help", "\(result.candidates)")
         #expect(result.columnsReused > 0)
+        #expect(result.wordsAbandoned == 0, "the reranker needs every shortlisted word's full cost: 64 kept, 12 words")
+
+        // Keeping one candidate (no reranker), words whose DTW cost passes the best's stop early.
+        var options = SwipeDecoderOptions()
+        options.rerank = 0; options.limit = 1
+        let many = SwipeGeneratorTests.words.map { ($0, 150) } + Self.words
+        let decoder1 = SwipeDecoder(dictionary: SwipeFixture.dictionary(many), options: options)
+        var abandoned = 0, shortlisted = 0
+        for word in SwipeGeneratorTests.words {
+            let single = decoder1.decode(SwipeFixture.perfect(word))
+            #expect(single.candidates.map(\.word) == [word])
+            abandoned += single.wordsAbandoned; shortlisted += single.shortlisted.count
+        }
+        #expect(abandoned > 0 && abandoned < shortlisted, "\(abandoned) of \(shortlisted)")
     }
 
     @Test("filters: start point, direction, end point, length")

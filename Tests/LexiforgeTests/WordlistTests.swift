@@ -126,7 +126,7 @@ struct WordlistParserTests {
             bytes = Array(`case`.text.replacingOccurrences(of: "\u{FFFD}", with: "#").utf8)
             bytes[bytes.lastIndex(of: UInt8(ascii: "#"))!] = 0xE9   // a Latin-1 é
         }
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         let result = WordlistReader.read(paths: [path])
         let matching = result.diagnostics.filter { $0.severity == `case`.severity }
         let found = matching.contains { d in `case`.fragments.allSatisfy { d.description.contains($0) } }

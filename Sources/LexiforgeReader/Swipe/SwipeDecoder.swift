@@ -234,6 +234,9 @@ public struct SwipeDecoding: Sendable {
     /// DTW columns computed and reused through the prefix cache.
     public var columnsComputed = 0
     public var columnsReused = 0
+    /// Shortlisted words whose DTW stopped before its last column: their cost so far could no
+    /// longer bring them into the candidates kept (early abandoning).
+    public var wordsAbandoned = 0
     /// The context's fit the decode read (its `contextFit`; ``SwipeDecoder/decode(_:times:after:model:)``
     /// computes it): nil without one.
     public var contextFit: Double? = nil
@@ -551,6 +554,7 @@ public struct SwipeDecoder: Sendable {
         }
         decoding.columnsComputed = scored.computed
         decoding.columnsReused = scored.reused
+        decoding.wordsAbandoned = scored.abandoned
         return decoding
     }
 

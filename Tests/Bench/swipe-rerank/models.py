@@ -114,11 +114,12 @@ def top_k(D0, kind, K, sel, select=None):
     keep = feats.grank(-score_ca(D0, ws, ctx), D0) < K
     # SHORTLIST=n: a dump of a wider shortlist (`swipe tune --wide-shortlist`) read as the decoder
     # with `shortlist` n would see it: its best n by the cheap stage's score (the linear score
-    # without the DTW cost and the missed key) first.
+    # without the DTW cost and the missed key) first, then their best K as above (by `select`'s
+    # weights when given: until 2026-11-30 this path ranked by the linear weights whatever `select`).
     if os.environ.get("SHORTLIST"):
         cheap = score_ca(D0, w0, ctx) + w0["cost"] * D0["cost"] + w0["missed"] * D0["missed"]
         near = feats.grank(-cheap, D0) < int(os.environ["SHORTLIST"])
-        keep = feats.grank(-np.where(near, score_ca(D0, w0, ctx), -np.inf), D0) < K
+        keep = feats.grank(-np.where(near, score_ca(D0, ws, ctx), -np.inf), D0) < K
         keep &= near
     D = regroup(D0, keep)
     assert len(D["starts"]) == len(D0["starts"])
