@@ -707,4 +707,29 @@ struct SwipeContextTests {
         }
         #expect(compared >= 90)   // the bounds had words to skip in most swipes
     }
+
+    @Test("the location channel stops drawing a word once its distance so far reaches the bound, and no sooner")
+    func locationAbandons() {
+        var options = SwipeDecoderOptions()
+        options.resamplePoints = 32
+        let swipe = (0 ..< 40).map { SwipePoint(x: 0.5 + 0.2 * Double($0), y: 0.5 + 0.02 * Double($0 % 7)) }   // q to o along the top row
+        let channels = SwipeDecoder.Channels(swipe: swipe, options: options)
+        let centres = SwipeLayout.qwerty.keys.map(\.centre)
+        var lengths = [Double](repeating: 0, count: 2), template = [Double](repeating: 0, count: 64)
+        for word in ["qwertyuio", "qo", "zxcvbnm", "poiuytrewq", "q"] {
+            let path = ArraySlice(SwipeLayout.qwerty.keyPath(of: word)!)
+            // The reference: the whole template, then the mean squared distance of its points.
+            let whole = channels.templateLocation(of: path, centres: centres, lengths: &lengths, into: &template) { _ in false }
+            let drawn = template
+            var sum = 0.0
+            for j in 0 ..< 64 { let d = channels.points[j] - drawn[j]; sum += d * d }
+            #expect(whole == sum / 32, "\(word)")
+            // Any bound below the whole distance stops the drawing (at a check after enough
+            // points); a bound at or above it never does, and the distance is the same.
+            let full = sum / 32
+            #expect(channels.templateLocation(of: path, centres: centres, lengths: &lengths, into: &template) { $0 > full } == full, "\(word)")
+            #expect(full > 0)
+            #expect(channels.templateLocation(of: path, centres: centres, lengths: &lengths, into: &template) { $0 > 0 } == nil, "\(word)")
+        }
+    }
 }

@@ -488,19 +488,28 @@ public struct SwipeDecoder: Sendable {
                 if priors.count < entries.count {
                     priors = [Double](repeating: 0, count: entries.count); lms = priors; rest = priors
                 }
-                var best = -Double.infinity
-                for j in stride(from: entries.count - 1, through: 0, by: -1) {
-                    let i = entries.lowerBound + j
-                    // A word the other two filters drop gets no prior (-∞) and is passed over.
-                    guard directionKeeps(swipe, i), lengthKeeps(swipe, i) else { priors[j] = -.infinity; rest[j] = best; continue }
-                    // The lexicon prior plus ln p(word | context), each weighed.
-                    let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
-                    let lm = context.log10Probability(of: dictionary.wordIDs[i], unigram: unigrams[i]) * M_LN10
-                    let score = contextFrequencyWeight * lexicon + contextWeight * lm
-                    priors[j] = score
-                    lms[j] = lm
-                    best = max(best, score)
-                    rest[j] = best
+                // Every word of a group the filters keep passes here (tens of thousands a swipe):
+                // the three arrays are written through their buffers, without a uniqueness check
+                // per write.
+                priors.withUnsafeMutableBufferPointer { priors in
+                    lms.withUnsafeMutableBufferPointer { lms in
+                        rest.withUnsafeMutableBufferPointer { rest in
+                            var best = -Double.infinity
+                            for j in stride(from: entries.count - 1, through: 0, by: -1) {
+                                let i = entries.lowerBound + j
+                                // A word the other two filters drop gets no prior (-∞) and is passed over.
+                                guard directionKeeps(swipe, i), lengthKeeps(swipe, i) else { priors[j] = -.infinity; rest[j] = best; continue }
+                                // The lexicon prior plus ln p(word | context), each weighed.
+                                let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
+                                let lm = context.log10Probability(of: dictionary.wordIDs[i], unigram: unigrams[i]) * M_LN10
+                                let score = contextFrequencyWeight * lexicon + contextWeight * lm
+                                priors[j] = score
+                                lms[j] = lm
+                                best = max(best, score)
+                                rest[j] = best
+                            }
+                        }
+                    }
                 }
             }
             for i in entries {
@@ -518,8 +527,11 @@ public struct SwipeDecoder: Sendable {
                 let ratio = log((swipe.length + 1) / (Double(dictionary.length[i]) + 1))
                 let quick = prior - startWeight * startSquared - endWeight * endSquared - lengthWeight * ratio * ratio
                 if full && quick <= floor { continue }
-                channels.template(of: dictionary.path(i), centres: centres, lengths: &lengths, into: &template)
-                let location = channels.location(template)
+                // The location distance only grows point by point: once what is summed already
+                // puts the word at or below the floor, the rest of its template is not drawn.
+                let abandonable = full && locationWeight >= 0
+                guard let location = channels.templateLocation(of: dictionary.path(i), centres: centres, lengths: &lengths, into: &template,
+                                                               abandons: { abandonable && quick - locationWeight * $0 <= floor }) else { continue }
                 // The shape channel only lowers the score further (its distance is never negative): a
                 // word the location channel already puts at or below the floor is done.
                 let located = quick - locationWeight * location
@@ -642,7 +654,7 @@ public struct SwipeDecoder: Sendable {
             var lengths = [Double](repeating: 0, count: max(swipe.count, 1))
             lengths.withUnsafeMutableBufferPointer { lengths in
                 points.withUnsafeMutableBufferPointer { out in
-                    Self.resample(count: swipe.count, x: { swipe[$0].x }, y: { swipe[$0].y }, n: n, lengths: lengths, into: out)
+                    _ = Self.resample(count: swipe.count, x: { swipe[$0].x }, y: { swipe[$0].y }, n: n, lengths: lengths, into: out)
                 }
             }
             self.points = points
@@ -651,9 +663,12 @@ public struct SwipeDecoder: Sendable {
         }
 
         /// `n` points spaced equally along the polyline of `count` points. `lengths` has room for
-        /// `count` segment lengths (each is measured once).
+        /// `count` segment lengths (each is measured once). `visit` sees each point as it is
+        /// written (its index and coordinates) and may stop the resampling by returning false;
+        /// `resample` then returns false.
         @inline(__always) static func resample(count: Int, x: (Int) -> Double, y: (Int) -> Double, n: Int,
-                                               lengths: UnsafeMutableBufferPointer<Double>, into out: UnsafeMutableBufferPointer<Double>) {
+                                               lengths: UnsafeMutableBufferPointer<Double>, into out: UnsafeMutableBufferPointer<Double>,
+                                               visit: (Int, Double, Double) -> Bool = { _, _, _ in true }) -> Bool {
             var total = 0.0
             for k in 1 ..< max(count, 1) {
                 let dx = x(k) - x(k - 1), dy = y(k) - y(k - 1)
@@ -662,8 +677,11 @@ public struct SwipeDecoder: Sendable {
                 total += length
             }
             guard count > 1, total > 1e-9 else {
-                for j in 0 ..< n { out[2 * j] = x(0); out[2 * j + 1] = y(0) }
-                return
+                for j in 0 ..< n {
+                    out[2 * j] = x(0); out[2 * j + 1] = y(0)
+                    guard visit(j, x(0), y(0)) else { return false }
+                }
+                return true
             }
             let step = total / Double(n - 1)
             var segment = 1, walked = 0.0
@@ -677,9 +695,12 @@ public struct SwipeDecoder: Sendable {
                 }
                 let t = segmentLength > 1e-12 ? min(1, max(0, (target - walked) / segmentLength)) : 1
                 let x0 = x(segment - 1), y0 = y(segment - 1)
-                out[2 * j] = x0 + t * (x(segment) - x0)
-                out[2 * j + 1] = y0 + t * (y(segment) - y0)
+                let px = x0 + t * (x(segment) - x0), py = y0 + t * (y(segment) - y0)
+                out[2 * j] = px
+                out[2 * j + 1] = py
+                guard visit(j, px, py) else { return false }
             }
+            return true
         }
 
         /// Centred on the centroid, scaled so the larger side of the bounding box is 1 (at least
@@ -698,37 +719,38 @@ public struct SwipeDecoder: Sendable {
             }
         }
 
-        /// The perfect swipe of a key path, resampled. `lengths` is scratch space for the path's
-        /// segment lengths (grown when a path is longer).
-        @inline(__always) func template(of path: ArraySlice<UInt8>, centres: [SwipePoint], lengths: inout [Double],
-                                        into out: inout [Double]) {
+        /// The perfect swipe of a key path, resampled into `out` (`lengths` is scratch space for
+        /// the path's segment lengths, grown when a path is longer), and the location channel: the
+        /// mean squared distance of its points to the swipe's. Point after point: nil as soon as
+        /// `abandons` holds for the mean over `n` of the squares summed so far (asked every eight
+        /// points), which must then hold for every greater mean (the sum only grows). The squares
+        /// are summed in one order, so a word drawn whole gets the same distance either way.
+        @inline(__always) func templateLocation(of path: ArraySlice<UInt8>, centres: [SwipePoint], lengths: inout [Double],
+                                                into out: inout [Double], abandons: (Double) -> Bool) -> Double? {
             if lengths.count < path.count { lengths = [Double](repeating: 0, count: path.count) }
-            path.withUnsafeBufferPointer { keys in
+            let n = self.n
+            var sum = 0.0
+            let whole = path.withUnsafeBufferPointer { keys in
                 centres.withUnsafeBufferPointer { centres in
                     lengths.withUnsafeMutableBufferPointer { lengths in
                         out.withUnsafeMutableBufferPointer { out in
-                            Self.resample(count: keys.count, x: { centres[Int(keys[$0])].x }, y: { centres[Int(keys[$0])].y },
-                                          n: n, lengths: lengths, into: out)
+                            points.withUnsafeBufferPointer { swipe in
+                                Self.resample(count: keys.count, x: { centres[Int(keys[$0])].x }, y: { centres[Int(keys[$0])].y },
+                                              n: n, lengths: lengths, into: out) { j, px, py in
+                                    let dx = swipe[2 * j] - px, dy = swipe[2 * j + 1] - py
+                                    sum += dx * dx; sum += dy * dy
+                                    return j & 7 != 7 || j == n - 1 || !abandons(sum / Double(n))
+                                }
+                            }
                         }
                     }
                 }
             }
-        }
-
-        /// The location channel: the mean squared distance of `template` (``template(of:centres:lengths:into:)``)
-        /// to the swipe.
-        @inline(__always) func location(_ template: [Double]) -> Double {
-            var location = 0.0
-            points.withUnsafeBufferPointer { points in
-                template.withUnsafeBufferPointer { template in
-                    for j in 0 ..< 2 * n { let d = points[j] - template[j]; location += d * d }
-                }
-            }
-            return location / Double(n)
+            return whole ? sum / Double(n) : nil
         }
 
         /// The shape channel: the same after both are normalised; normalises `template` in place
-        /// (``template(of:centres:lengths:into:)`` rewrites it for the next word).
+        /// (``templateLocation(of:centres:lengths:into:abandons:)`` rewrites it for the next word).
         @inline(__always) func shape(_ template: inout [Double]) -> Double {
             Self.normalise(&template, n: n, minimumSize: minimumSize)
             var shape = 0.0
