@@ -681,31 +681,35 @@ struct SwipeContextTests {
             builder.add(word: word, id: Int64(ids[i % ids.count]), frequency: 120 + next(41))
         }
         let dictionary = builder.build()
-        // Channels weighed lightly, so many words score close to the shortlist's floor: the
-        // linear score's weights, or the shortlist's own (`shortlistSelection`), unlike them.
-        var wide = SwipeDecoderOptions()
-        if ownWeights {
-            wide.shortlistSelection = .init(location: 0.05, shape: 1, cost: 40, start: 20, end: 1, length: 3, miss: 4.5,
-                                            frequency: 1.5, contextFrequency: 0.3, context: 2, contextLow: 0.4)
-        } else {
-            wide.shortlistSelection = nil
-            wide.locationWeight = 0.05; wide.shapeWeight = 1
+        // Channels weighed lightly, so many words score close to the shortlist's floor; the
+        // location weighed heavily, so the location channel stops words part-way; and the shape
+        // weighed negatively, so that no channel bound may hold. The linear score's weights, or
+        // the shortlist's own (`shortlistSelection`), unlike them.
+        for (location, shape) in [(0.05, 1.0), (2.0, 1.0), (2.0, -4.0)] {
+            var wide = SwipeDecoderOptions()
+            if ownWeights {
+                wide.shortlistSelection = .init(location: location, shape: shape, cost: 40, start: 20, end: 1, length: 3, miss: 4.5,
+                                                frequency: 1.5, contextFrequency: 0.3, context: 2, contextLow: 0.4)
+            } else {
+                wide.shortlistSelection = nil
+                wide.locationWeight = location; wide.shapeWeight = shape
+            }
+            var narrow = wide
+            wide.shortlist = 100_000
+            narrow.shortlist = 7
+            var generator = SwipeGenerator(layout: .qwerty, seed: 5)
+            var compared = 0
+            for word in made.prefix(100) {
+                let points = generator.swipe(keys: SwipeLayout.qwerty.keyPath(of: word)!).points
+                let all = SwipeDecoder(dictionary: dictionary, options: wide).decode(points, context: context)
+                let pruned = SwipeDecoder(dictionary: dictionary, options: narrow).decode(points, context: context)
+                // The wide run scores every word that passes the filters; the narrow one must keep
+                // exactly its best 7, in the same order, whatever it skipped.
+                #expect(pruned.shortlisted == Array(all.shortlisted.prefix(7)), "\(word), location \(location), shape \(shape)")
+                if all.shortlisted.count > 2 * 7 { compared += 1 }
+            }
+            #expect(compared >= 90)   // the bounds had words to skip in most swipes
         }
-        var narrow = wide
-        wide.shortlist = 100_000
-        narrow.shortlist = 7
-        var generator = SwipeGenerator(layout: .qwerty, seed: 5)
-        var compared = 0
-        for word in made.prefix(100) {
-            let points = generator.swipe(keys: SwipeLayout.qwerty.keyPath(of: word)!).points
-            let all = SwipeDecoder(dictionary: dictionary, options: wide).decode(points, context: context)
-            let pruned = SwipeDecoder(dictionary: dictionary, options: narrow).decode(points, context: context)
-            // The wide run scores every word that passes the filters; the narrow one must keep
-            // exactly its best 7, in the same order, whatever it skipped.
-            #expect(pruned.shortlisted == Array(all.shortlisted.prefix(7)), "\(word)")
-            if all.shortlisted.count > 2 * 7 { compared += 1 }
-        }
-        #expect(compared >= 90)   // the bounds had words to skip in most swipes
     }
 
     @Test("the location channel stops drawing a word once its distance so far reaches the bound, and no sooner")

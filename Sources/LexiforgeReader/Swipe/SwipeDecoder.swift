@@ -475,6 +475,11 @@ public struct SwipeDecoder: Sendable {
         // computed first, last to first (only words some context level continues pay a hash
         // lookup per level), and no later word's prior exceeds the greatest of the rest.
         let falls = context == nil ? frequencyWeight >= 0 : contextFrequencyWeight >= 0 && contextWeight >= 0
+        // The bounds below also take the terms after the prior and the ends to lower a score only:
+        // the length's, location's and shape's weights not negative (the fitted ones never are;
+        // with one that is, the words those bounds would skip are all scored).
+        let channelsLower = locationWeight >= 0 && shapeWeight >= 0
+        let termsLower = lengthWeight >= 0 && channelsLower
         var priors: [Double] = [], lms: [Double] = [], rest: [Double] = []
         let unigrams = context.map { entryUnigrams.values(for: $0.unigrams, wordIDs: dictionary.wordIDs) } ?? []
         for group in groups {
@@ -484,7 +489,7 @@ public struct SwipeDecoder: Sendable {
                 // The whole group's best: its most frequent word with the context's best probability.
                 let most = contextFrequencyWeight * Double(Int(dictionary.frequency[entries.lowerBound]) - 255) * Self.lnFrequencyStep
                     + contextWeight * context.maximumLog10Probability * M_LN10
-                if falls && shortlist.count >= size && most - startWeight * startSquared - endWeight * endSquared <= floor { continue }
+                if falls && termsLower && shortlist.count >= size && most - startWeight * startSquared - endWeight * endSquared <= floor { continue }
                 if priors.count < entries.count {
                     priors = [Double](repeating: 0, count: entries.count); lms = priors; rest = priors
                 }
@@ -518,18 +523,19 @@ public struct SwipeDecoder: Sendable {
                 // Once the shortlist is full, `floor` (its `size`-th best score when it was last
                 // trimmed) only rises, and a word scoring no more than it can never enter: the
                 // best `size` are then all earlier words that score at least as much. The terms
-                // only lower a score, so each bound below skips the rest of the work.
+                // only lower a score (`termsLower`, `channelsLower`), so each bound below skips the
+                // rest of the work.
                 let full = shortlist.count >= size
-                if full && falls && (context == nil ? prior : rest[j]) - startWeight * startSquared - endWeight * endSquared <= floor { break }
+                if full && falls && termsLower && (context == nil ? prior : rest[j]) - startWeight * startSquared - endWeight * endSquared <= floor { break }
                 guard context == nil ? directionKeeps(swipe, i) && lengthKeeps(swipe, i) : prior > -.infinity else { continue }
                 // The ends alone often settle it, before the logarithm of the lengths is taken.
-                if full && lengthWeight >= 0 && prior - startWeight * startSquared - endWeight * endSquared <= floor { continue }
+                if full && termsLower && prior - startWeight * startSquared - endWeight * endSquared <= floor { continue }
                 let ratio = log((swipe.length + 1) / (Double(dictionary.length[i]) + 1))
                 let quick = prior - startWeight * startSquared - endWeight * endSquared - lengthWeight * ratio * ratio
-                if full && quick <= floor { continue }
+                if full && channelsLower && quick <= floor { continue }
                 // The location distance only grows point by point: once what is summed already
                 // puts the word at or below the floor, the rest of its template is not drawn.
-                let abandonable = full && locationWeight >= 0
+                let abandonable = full && channelsLower
                 guard let location = channels.templateLocation(of: dictionary.path(i), centres: centres, lengths: &lengths, into: &template,
                                                                abandons: { abandonable && quick - locationWeight * $0 <= floor }) else { continue }
                 // The shape channel only lowers the score further (its distance is never negative): a
