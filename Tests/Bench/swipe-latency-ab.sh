@@ -28,6 +28,8 @@ if [ -z "$TRACES" ]; then
   TRACES=$WORK/every-fifth.jsonl
   zcat "$REAL" | awk 'NR % 5 == 0' > "$TRACES"
 fi
+# figure NAME FILE: the value after NAME on FILE's `cpu ms` line.
+figure() { grep '^cpu ms' "$2" | awk -v name="$1" '{ for (i = 1; i < NF; i++) if ($i == name) print $(i + 1) }'; }
 for ((pair = 0; pair < PAIRS; pair++)); do
   old_core=$((pair % 2)) new_core=$((1 - pair % 2))
   taskset -c "$old_core" "$OLD" eval swipe "$STORE" --traces "$TRACES" --misses 0 > "$WORK/old.txt" 2>&1 &
@@ -38,11 +40,10 @@ for ((pair = 0; pair < PAIRS; pair++)); do
     echo "warning: the two binaries' accuracy figures differ:" >&2
     cat "$WORK/diff.txt" >&2
   fi
-  for side in old new; do
-    grep '^cpu ms' "$WORK/$side.txt" | awk -v side="$side" '{ for (i = 1; i < NF; i++) { if ($i == "p50") p50 = $(i + 1); if ($i == "p99") p99 = $(i + 1) } print side, p50, p99 }' >> "$WORK/pairs.txt"
-  done
-  old_line=$(grep '^old' "$WORK/pairs.txt" | tail -1) new_line=$(grep '^new' "$WORK/pairs.txt" | tail -1)
-  echo "pair $((pair + 1)): OLD on core $old_core p50 $(echo "$old_line" | cut -d' ' -f2) p99 $(echo "$old_line" | cut -d' ' -f3) ms; NEW on core $new_core p50 $(echo "$new_line" | cut -d' ' -f2) p99 $(echo "$new_line" | cut -d' ' -f3) ms"
+  old_p50=$(figure p50 "$WORK/old.txt") old_p99=$(figure p99 "$WORK/old.txt")
+  new_p50=$(figure p50 "$WORK/new.txt") new_p99=$(figure p99 "$WORK/new.txt")
+  echo "old $old_p50" >> "$WORK/p50.txt"; echo "new $new_p50" >> "$WORK/p50.txt"
+  echo "pair $((pair + 1)): OLD on core $old_core p50 $old_p50 p99 $old_p99 ms; NEW on core $new_core p50 $new_p50 p99 $new_p99 ms"
 done
-awk '{ s[$1] += $2; n[$1] += 1; if ($1 == "new") { k += 1 } }
-     END { printf "mean p50: OLD %.2f ms, NEW %.2f ms (NEW / OLD %.3f) over %d pairs\n", s["old"] / n["old"], s["new"] / n["new"], (s["new"] / n["new"]) / (s["old"] / n["old"]), k }' "$WORK/pairs.txt"
+awk '{ s[$1] += $2; n[$1] += 1 }
+     END { printf "mean p50: OLD %.2f ms, NEW %.2f ms (NEW / OLD %.3f) over %d pairs\n", s["old"] / n["old"], s["new"] / n["new"], (s["new"] / n["new"]) / (s["old"] / n["old"]), n["new"] }' "$WORK/p50.txt"

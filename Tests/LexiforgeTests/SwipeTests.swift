@@ -728,8 +728,8 @@ struct SwipeContextTests {
             var sum = 0.0
             for j in 0 ..< 64 { let d = channels.points[j] - drawn[j]; sum += d * d }
             #expect(whole == sum / 32, "\(word)")
-            // Any bound below the whole distance stops the drawing (at a check after enough
-            // points); a bound at or above it never does, and the distance is the same.
+            // A bound at or above the whole distance never stops the drawing, and the distance is
+            // the same; a bound of zero stops it at the first check.
             let full = sum / 32
             #expect(channels.templateLocation(of: path, centres: centres, lengths: &lengths, into: &template) { $0 > full } == full, "\(word)")
             #expect(full > 0)
