@@ -99,7 +99,7 @@ public final class NgramPredictor: Sendable {
         // Byte order as the store's `word_order` holds it (read with the vocabulary), not sorted again.
         let alphabetical = vocabulary.alphabetical
         self.alphabetical = alphabetical
-        sortedBytes = WordBuffer(alphabetical.lazy.map { words[Int($0)] })
+        sortedBytes = WordBuffer(alphabetical.map { words[Int($0)] })
         var position = [Int32](repeating: 0, count: words.count)
         for (i, id) in alphabetical.enumerated() { position[Int(id)] = Int32(i) }
         alphabeticalPosition = position
@@ -235,7 +235,7 @@ public final class NgramPredictor: Sendable {
             return (try RawColumn.logValue(handle, 0, "`\(StoreSchema.ngramTable(order: n))`.logprob"),
                     try RawColumn.logValue(handle, 1, "`\(StoreSchema.ngramTable(order: n))`.backoff"))
         case SQLITE_DONE: return nil
-        case let status: throw Self.error(db, status)
+        case let status: throw RawColumn.error(db, status)
         }
     }
 
@@ -256,7 +256,7 @@ public final class NgramPredictor: Sendable {
                 }
                 body(Int32(id), try RawColumn.logValue(handle, 1, "`\(StoreSchema.ngramTable(order: n))`.logprob"))
             case SQLITE_DONE: return
-            case let status: throw Self.error(db, status)
+            case let status: throw RawColumn.error(db, status)
             }
         }
     }
@@ -290,12 +290,8 @@ public final class NgramPredictor: Sendable {
             }
             return (Int(continuations), best)
         case SQLITE_DONE: return nil
-        case let status: throw Self.error(db, status)
+        case let status: throw RawColumn.error(db, status)
         }
-    }
-
-    static func error(_ db: Database, _ status: Int32) -> DatabaseError {
-        DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
     }
 
     /// All continuations of a busy context, best first, from the cache or from one scan (then cached).

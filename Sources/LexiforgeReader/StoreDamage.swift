@@ -156,15 +156,48 @@ extension Row {
     }
 }
 
-/// Checked reads of raw statement columns (the predictor's hot loops).
+/// Checked reads of raw statement columns: the predictor's hot loops, and whole-table reads at
+/// load (the vocabulary's counts, the swipe features), where GRDB's `Row` costs a `DatabaseValue`
+/// per column. The messages are those of the `Row` reads above.
 enum RawColumn {
-    /// An INTEGER column of a stepped statement, or ``StoreDamage``.
+    /// Steps `handle`: true at a row, false when done, a SQLite error otherwise.
     @inline(__always)
-    static func integer(_ handle: OpaquePointer?, _ column: Int32, _ what: @autoclosure () -> String) throws -> Int64 {
-        guard sqlite3_column_type(handle, column) == SQLITE_INTEGER else {
-            throw StoreDamage("\(what()) holds a value that is not an integer")
+    static func step(_ handle: OpaquePointer?, _ db: Database) throws -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let status: throw error(db, status)
         }
-        return sqlite3_column_int64(handle, column)
+    }
+
+    /// A column's value as the `Row` reads' messages show it.
+    static func shown(_ handle: OpaquePointer?, _ column: Int32) -> String {
+        Row.show(handle.map { DatabaseValue(sqliteStatement: $0, index: column) } ?? .null)
+    }
+
+    /// The error of a failed step.
+    static func error(_ db: Database, _ status: Int32) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+    }
+
+    /// An INTEGER column of a stepped statement in `range`, or ``StoreDamage``.
+    @inline(__always)
+    static func integer(_ handle: OpaquePointer?, _ column: Int32, _ what: @autoclosure () -> String,
+                        in range: ClosedRange<Int64> = Int64.min...Int64.max) throws -> Int64 {
+        guard sqlite3_column_type(handle, column) == SQLITE_INTEGER else {
+            throw StoreDamage("\(what()) holds \(shown(handle, column)) where an integer belongs")
+        }
+        let v = sqlite3_column_int64(handle, column)
+        guard range.contains(v) else { throw StoreDamage("\(what()) holds \(v), outside \(range.lowerBound)...\(range.upperBound)") }
+        return v
+    }
+
+    /// A word id of a stepped statement: an INTEGER in `0..<words`.
+    @inline(__always)
+    static func wordID(_ handle: OpaquePointer?, _ column: Int32, _ what: @autoclosure () -> String, words: Int) throws -> Int {
+        let v = try integer(handle, column, what())
+        guard v >= 0, v < Int64(words) else { throw StoreDamage("\(what()) holds word id \(v), but the vocabulary has \(words) words") }
+        return Int(v)
     }
 
     /// A log value (``StoreSchema/maxLogValue``) of a stepped statement.
@@ -175,5 +208,19 @@ enum RawColumn {
             throw StoreDamage("\(what()) holds \(v), outside ±\(StoreSchema.maxLogValue)")
         }
         return Int(v)
+    }
+
+    /// A BLOB column of a stepped statement (empty for a zero-length blob), nil for NULL, or
+    /// ``StoreDamage``. The bytes are SQLite's, valid until the statement steps or resets.
+    @inline(__always)
+    static func optionalBlob(_ handle: OpaquePointer?, _ column: Int32, _ what: @autoclosure () -> String) throws -> UnsafeRawBufferPointer? {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_NULL: return nil
+        case SQLITE_BLOB:
+            let bytes = sqlite3_column_blob(handle, column)   // before the length, as SQLite asks
+            return UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column)))
+        default:
+            throw StoreDamage("\(what()) holds \(shown(handle, column)) where a blob belongs")
+        }
     }
 }

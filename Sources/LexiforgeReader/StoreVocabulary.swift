@@ -105,13 +105,15 @@ public enum WordRows {
         var counts = [Int64](repeating: 0, count: texts.count)
         var logprobs = [Int32](repeating: 0, count: texts.count), backoffs = [Int32](repeating: 0, count: texts.count)
         let lm = try db.columns(in: "word_count").contains { $0.name == "logprob" }
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, count\(lm ? ", logprob, backoff" : "") FROM word_count")
-        while let row = try rows.next() {
-            let id = try row.wordID(0, "word_count", "id", words: texts.count)
-            counts[id] = try row.count(1, "word_count")
+        // A row a word: read with raw column calls (a `Row` would make a value per column).
+        let statement = try db.makeStatement(sql: "SELECT id, count\(lm ? ", logprob, backoff" : "") FROM word_count")
+        let handle = statement.sqliteStatement
+        while try RawColumn.step(handle, db) {
+            let id = try RawColumn.wordID(handle, 0, "`word_count.id`", words: texts.count)
+            counts[id] = try RawColumn.integer(handle, 1, "`word_count.count`", in: 0...StoreSchema.maxCount)
             if lm {
-                logprobs[id] = Int32(truncatingIfNeeded: try row.logValue(2, "word_count", "logprob"))
-                backoffs[id] = Int32(truncatingIfNeeded: try row.logValue(3, "word_count", "backoff"))
+                logprobs[id] = Int32(truncatingIfNeeded: try RawColumn.logValue(handle, 2, "`word_count.logprob`"))
+                backoffs[id] = Int32(truncatingIfNeeded: try RawColumn.logValue(handle, 3, "`word_count.backoff`"))
             }
         }
         var alphabetical: [Int32] = []

@@ -399,6 +399,32 @@ struct SwipeStoreTests {
         #expect(decoder.decode(SwipeFixture.perfect("still")).candidates.first?.word == "still")
         #expect(throws: SwipeStoreError.self) { try opened.swipeDictionary(layout: "azerty") }
     }
+
+    /// The load reads the rows with raw SQLite calls (no `Row` per word); each damage must still
+    /// be an error naming the file, the column and what is wrong, never a crash or a decoder
+    /// indexing past the layout. Fixture: tiny.combined's store as in `roundTrip`, damaged with
+    /// plain SQL (checks off, as a hand edit would be).
+    @Test("damaged swipe features give an error naming the file and what is wrong", arguments: [
+        ("UPDATE swipe_feature SET first_key = 'x'", "`swipe_feature.first_key` holds text \"x\" where an integer belongs"),
+        ("UPDATE swipe_feature SET length = -3", "`swipe_feature.length` holds -3, outside 0...2147483647"),
+        ("UPDATE swipe_feature SET start_angle = 500", "`swipe_feature.start_angle` holds 500, outside -128...127"),
+        ("UPDATE swipe_feature SET second_distance = 1.5", "`swipe_feature.second_distance` holds 1.5 where an integer belongs"),
+        ("UPDATE swipe_feature SET path = 42 WHERE path IS NOT NULL", "`swipe_feature.path` holds 42 where a blob belongs"),
+        ("UPDATE swipe_feature SET word_id = 99999 + word_id", "names a key or word the store does not have"),
+        ("UPDATE swipe_feature SET last_key = 200", "names a key or word the store does not have"),
+        // 0x1E: a first inner key of 30, past qwerty's 26.
+        ("UPDATE swipe_feature SET path = X'1E' WHERE path IS NOT NULL", "names a key or word the store does not have"),
+    ])
+    func damaged(_ damage: (sql: String, message: String)) throws {
+        let folder = try TemporaryFolder("lexiforge-swipe")
+        let store = folder.file("tiny.sqlite")
+        _ = try WordlistImport.run(WordlistImportConfig(inputs: [SwipeFixture.path("tiny.combined")], output: store),
+                                   progress: StageProgress(quiet: true))
+        _ = try SwipeFeatureBuild.run(storePath: store, layout: .qwerty)
+        let copy = try ClassifyTests.damagedCopy(of: store, in: folder, damage.sql)
+        let error = try #require(throws: (any Error).self) { try TrainedStore(path: copy).swipeDictionary(layout: "qwerty") }
+        #expect("\(error)".contains(copy) && "\(error)".contains(damage.message), "\(error)")
+    }
 }
 
 @Suite("swipe tune")

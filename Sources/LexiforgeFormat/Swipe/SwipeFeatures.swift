@@ -77,17 +77,25 @@ public struct SwipeFeatures: Sendable, Equatable {
 
     /// The inverse of ``pack(_:keyCount:)``.
     public static func unpack(_ bytes: [UInt8], keyCount: Int) -> [UInt8] {
-        guard keyCount <= 31 else { return bytes }
-        var keys: [UInt8] = [], buffer: UInt32 = 0, bits = 0
+        var keys: [UInt8] = []
+        unpack(bytes, keyCount: keyCount, into: &keys)
+        return keys
+    }
+
+    /// The inverse of ``pack(_:keyCount:)``, appended to `keys` (a store's load unpacks each
+    /// word's path from SQLite's bytes into one array, without an array per word).
+    @inlinable
+    public static func unpack(_ bytes: some Sequence<UInt8>, keyCount: Int, into keys: inout [UInt8]) {
+        guard keyCount <= 31 else { keys.append(contentsOf: bytes); return }
+        var buffer: UInt32 = 0, bits = 0
         for b in bytes {
             buffer |= UInt32(b) << bits
             bits += 8
             while bits >= 5 {
                 let k = UInt8(buffer & 31)
-                if k == 31 { return keys }
+                if k == 31 { return }
                 keys.append(k); buffer >>= 5; bits -= 5
             }
         }
-        return keys
     }
 }

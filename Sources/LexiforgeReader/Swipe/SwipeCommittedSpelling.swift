@@ -26,7 +26,7 @@ public struct SwipeCommittedSpelling: Sendable {
     public init(dictionary: SwipeDictionary) {
         self.dictionary = dictionary
         var table: [(hash: UInt64, entry: Int32)] = []
-        for (i, word) in dictionary.words.enumerated() where word.contains(where: Self.isApostrophe) {
+        for (i, word) in dictionary.words.enumerated() where Self.hasApostrophe(word) {
             table.append((StableHash.fnv1a(Self.letters(word)), Int32(i)))
         }
         apostrophed = table.sorted { a, b in
@@ -55,8 +55,18 @@ public struct SwipeCommittedSpelling: Sendable {
 
     static func isApostrophe(_ c: Character) -> Bool { c == "'" || c == "\u{2019}" }
 
+    /// Whether `word` has an apostrophe (``isApostrophe(_:)``). A word whose UTF-8 has neither
+    /// 0x27 ("'") nor 0x99 (the last byte of U+2019) has none, and most words are told so by a
+    /// byte scan instead of a walk over their characters (which, with the character comparisons,
+    /// cost about 0.1 s over en_US's 161,000 entries at load).
+    static func hasApostrophe(_ word: String) -> Bool {
+        word.utf8.contains { $0 == 0x27 || $0 == 0x99 } && word.contains(where: isApostrophe)
+    }
+
     /// A word's letters as a swipe carries them: lowercased, apostrophes dropped.
-    public static func letters(_ word: String) -> String { String(word.lowercased().filter { !isApostrophe($0) }) }
+    public static func letters(_ word: String) -> String {
+        hasApostrophe(word) ? String(word.lowercased().filter { !isApostrophe($0) }) : word.lowercased()
+    }
 
     /// `words` (oldest first), each without an apostrophe respelled as the most likely, by
     /// `model` after the words before it as respelled, of the dictionary's entries with the same
@@ -71,7 +81,7 @@ public struct SwipeCommittedSpelling: Sendable {
         spelled.reserveCapacity(words.count)
         for word in words {
             let letters = Self.letters(word)
-            let variants = letters.isEmpty || word.contains(where: Self.isApostrophe) ? [] : variants(of: letters)
+            let variants = letters.isEmpty || Self.hasApostrophe(word) ? [] : variants(of: letters)
             guard !variants.isEmpty else {
                 spelled.append(word)
                 continue

@@ -261,7 +261,7 @@ public struct VocabMatches: Sendable {
             case SQLITE_ROW: try row(handle)
             case SQLITE_DONE: return
             case let status:
-                throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                throw RawColumn.error(db, status)
             }
         }
     }

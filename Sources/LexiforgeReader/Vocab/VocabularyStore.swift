@@ -252,7 +252,7 @@ public final class VocabularyStore: @unchecked Sendable {
                 let status = sqlite3_step(handle)
                 if status == SQLITE_DONE { return nil }
                 guard status == SQLITE_ROW else {
-                    throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                    throw RawColumn.error(db, status)
                 }
                 func text(_ i: Int32, _ column: String) throws -> String? {
                     switch sqlite3_column_type(handle, i) {
