@@ -160,13 +160,20 @@ extension Row {
 /// load (the vocabulary's counts, the swipe features), where GRDB's `Row` costs a `DatabaseValue`
 /// per column. The messages are those of the `Row` reads above.
 enum RawColumn {
-    /// Steps `handle`: true at a row, false when done, a SQLite error otherwise.
-    @inline(__always)
-    static func step(_ handle: OpaquePointer?, _ db: Database) throws -> Bool {
-        switch sqlite3_step(handle) {
-        case SQLITE_ROW: return true
-        case SQLITE_DONE: return false
-        case let status: throw error(db, status)
+    /// Runs `body` on each row of `sql` with `arguments`, given the stepped statement's handle (the
+    /// statement lives until the last row: a handle outliving its `Statement` would be finalized).
+    static func forEachRow(_ db: Database, sql: String, arguments: StatementArguments = [], _ body: (OpaquePointer?) throws -> Void) throws {
+        let statement = try db.makeStatement(sql: sql)
+        try statement.setArguments(arguments)
+        try withExtendedLifetime(statement) {
+            let handle = statement.sqliteStatement
+            while true {
+                switch sqlite3_step(handle) {
+                case SQLITE_ROW: try body(handle)
+                case SQLITE_DONE: return
+                case let status: throw error(db, status)
+                }
+            }
         }
     }
 
@@ -208,6 +215,17 @@ enum RawColumn {
             throw StoreDamage("\(what()) holds \(v), outside ±\(StoreSchema.maxLogValue)")
         }
         return Int(v)
+    }
+
+    /// A TEXT column of a stepped statement as its UTF-8 bytes, or ``StoreDamage``. The bytes are
+    /// SQLite's, valid until the statement steps or resets.
+    @inline(__always)
+    static func text(_ handle: OpaquePointer?, _ column: Int32, _ what: @autoclosure () -> String) throws -> UnsafeBufferPointer<UInt8> {
+        guard sqlite3_column_type(handle, column) == SQLITE_TEXT else {
+            throw StoreDamage("\(what()) holds \(shown(handle, column)) where text belongs")
+        }
+        let bytes = sqlite3_column_text(handle, column)   // before the length, as SQLite asks
+        return UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column)))
     }
 
     /// A BLOB column of a stepped statement (empty for a zero-length blob), nil for NULL, or

@@ -86,18 +86,23 @@ public enum WordRows {
         if let blockCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM word_block") {
             texts.reserveCapacity(min(blockCount, Int(Int32.max) / StoreSchema.wordBlockSize) * StoreSchema.wordBlockSize)
         }
-        let blocks = try Row.fetchCursor(db, sql: "SELECT block, words FROM word_block ORDER BY block")
-        while let row = try blocks.next() {
-            let block = try row.integer(0, "word_block", "block")
+        // Each block's words are cut out of SQLite's bytes (raw column calls, no String per block).
+        try RawColumn.forEachRow(db, sql: "SELECT block, words FROM word_block ORDER BY block") { row in
+            let block = try RawColumn.integer(row, 0, "`word_block.block`")
             guard block == Int64(texts.count / StoreSchema.wordBlockSize), texts.count % StoreSchema.wordBlockSize == 0 else {
                 throw StoreDamage("`word_block` \(block) is out of sequence (\(texts.count) words before it)")
             }
-            let words = try row.text(1, "word_block", "words")
-            let split = words.utf8.split(separator: 0x0A, omittingEmptySubsequences: false)
-            guard split.count <= StoreSchema.wordBlockSize else {
-                throw StoreDamage("`word_block` \(block) holds \(split.count) words, more than \(StoreSchema.wordBlockSize)")
+            let words = try RawColumn.text(row, 1, "`word_block.words`")
+            let before = texts.count
+            var start = 0
+            for (i, byte) in words.enumerated() where byte == 0x0A {
+                texts.append(String(decoding: UnsafeBufferPointer(rebasing: words[start ..< i]), as: UTF8.self))
+                start = i + 1
             }
-            for word in split { texts.append(String(decoding: word, as: UTF8.self)) }
+            texts.append(String(decoding: UnsafeBufferPointer(rebasing: words[start...]), as: UTF8.self))
+            guard texts.count - before <= StoreSchema.wordBlockSize else {
+                throw StoreDamage("`word_block` \(block) holds \(texts.count - before) words, more than \(StoreSchema.wordBlockSize)")
+            }
         }
         guard texts.count >= Int(StoreSchema.ReservedID.firstWord) else {
             throw StoreDamage("the vocabulary (`word_block`) holds \(texts.count) words, not even the reserved ones")
@@ -106,14 +111,12 @@ public enum WordRows {
         var logprobs = [Int32](repeating: 0, count: texts.count), backoffs = [Int32](repeating: 0, count: texts.count)
         let lm = try db.columns(in: "word_count").contains { $0.name == "logprob" }
         // A row a word: read with raw column calls (a `Row` would make a value per column).
-        let statement = try db.makeStatement(sql: "SELECT id, count\(lm ? ", logprob, backoff" : "") FROM word_count")
-        let handle = statement.sqliteStatement
-        while try RawColumn.step(handle, db) {
-            let id = try RawColumn.wordID(handle, 0, "`word_count.id`", words: texts.count)
-            counts[id] = try RawColumn.integer(handle, 1, "`word_count.count`", in: 0...StoreSchema.maxCount)
+        try RawColumn.forEachRow(db, sql: "SELECT id, count\(lm ? ", logprob, backoff" : "") FROM word_count") { row in
+            let id = try RawColumn.wordID(row, 0, "`word_count.id`", words: texts.count)
+            counts[id] = try RawColumn.integer(row, 1, "`word_count.count`", in: 0...StoreSchema.maxCount)
             if lm {
-                logprobs[id] = Int32(truncatingIfNeeded: try RawColumn.logValue(handle, 2, "`word_count.logprob`"))
-                backoffs[id] = Int32(truncatingIfNeeded: try RawColumn.logValue(handle, 3, "`word_count.backoff`"))
+                logprobs[id] = Int32(truncatingIfNeeded: try RawColumn.logValue(row, 2, "`word_count.logprob`"))
+                backoffs[id] = Int32(truncatingIfNeeded: try RawColumn.logValue(row, 3, "`word_count.backoff`"))
             }
         }
         var alphabetical: [Int32] = []

@@ -172,8 +172,11 @@ def main(argv):
     fail_once = set(args.fail_once)
     threads = args.threads
 
+    # A task's scratch folder lies in the executor's folder of this application, which Spark
+    # deletes when the application ends: a task killed mid-way (the job aborted by another part's
+    # failure) cannot leave its folder behind, as one in /tmp could.
     def count(k):
-        scratch = tempfile.mkdtemp(prefix="lexiforge-count-")
+        scratch = tempfile.mkdtemp(prefix="lexiforge-count-", dir=SparkFiles.getRootDirectory())
         try:
             name = f"part-{k:05d}-of-{parts:05d}.sqlite"
             if k in fail_once and not storage.exists(f".failed-once-{k}"):
@@ -191,7 +194,7 @@ def main(argv):
 
     def merge(item):
         level, index, names = item
-        scratch = tempfile.mkdtemp(prefix="lexiforge-merge-")
+        scratch = tempfile.mkdtemp(prefix="lexiforge-merge-", dir=SparkFiles.getRootDirectory())
         try:
             inputs = [storage.get(name, os.path.join(scratch, name)) for name in names]
             name = f"merge-{level}-{index:05d}.sqlite"

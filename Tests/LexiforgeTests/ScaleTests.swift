@@ -175,7 +175,15 @@ struct ScaleTests {
         // The corpus vanished after the model was written: every count task fails.
         try FileManager.default.removeItem(atPath: folder.data("corpora/sample.txt"))
         let output = folder.dir.file("spark.sqlite")
+        // Tasks still running when the job aborts are killed: their scratch folders must not stay
+        // in the temporary folder (they lie in Spark's folder of the application, removed with it).
+        func scratch() throws -> Set<String> {
+            Set(try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+                .filter { $0.hasPrefix("lexiforge-count-") || $0.hasPrefix("lexiforge-merge-") })
+        }
+        let before = try scratch()
         let run = try Self.spark(["--model", folder.model, "-o", output, "--master", "local[2]", "--parts", "2"])
+        #expect(try scratch().subtracting(before).isEmpty, "task scratch folders left behind")
         #expect(run.status == 1)
         #expect(run.stderr.contains("error: the Spark job failed: part "), "stderr: \(run.stderr.suffix(3000))")
         #expect(run.stderr.contains("sample.txt"), "lexiforge's own message names the missing file")

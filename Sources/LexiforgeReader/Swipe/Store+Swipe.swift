@@ -64,29 +64,25 @@ extension TrainedStore {
             }
             // A row a word, read with raw column calls (a `Row` would make a value per column)
             // into one key buffer (an array per word would be 160,000 allocations).
-            let statement = try db.makeStatement(sql: sql)
-            try statement.setArguments([id])
-            let handle = statement.sqliteStatement
             let keyCount = base.keys.count, words = vocabulary.texts.count
             var keys: [UInt8] = []
-            while try RawColumn.step(handle, db) {
-                let first = try RawColumn.integer(handle, 2, "`swipe_feature.first_key`"), last = try RawColumn.integer(handle, 3, "`swipe_feature.last_key`")
-                let length = try RawColumn.integer(handle, 4, "`swipe_feature.length`", in: 0...Int64(Int32.max))
+            try RawColumn.forEachRow(db, sql: sql, arguments: [id]) { row in
+                let first = try RawColumn.integer(row, 2, "`swipe_feature.first_key`"), last = try RawColumn.integer(row, 3, "`swipe_feature.last_key`")
+                let length = try RawColumn.integer(row, 4, "`swipe_feature.length`", in: 0...Int64(Int32.max))
                 keys.removeAll(keepingCapacity: true)
                 keys.append(UInt8(truncatingIfNeeded: first))
-                if let inner = try RawColumn.optionalBlob(handle, 7, "`swipe_feature.path`") { SwipeFeatures.unpack(inner, keyCount: keyCount, into: &keys) }
+                if let inner = try RawColumn.optionalBlob(row, 7, "`swipe_feature.path`") { SwipeFeatures.unpack(inner, keyCount: keyCount, into: &keys) }
                 if first != last || length > 0 { keys.append(UInt8(truncatingIfNeeded: last)) }
-                let wordID = try RawColumn.integer(handle, 0, "`swipe_feature.word_id`")
+                let wordID = try RawColumn.integer(row, 0, "`swipe_feature.word_id`")
                 // A damaged store must give an error, never a decoder indexing past the layout.
                 guard first >= 0, last >= 0, first < keyCount, last < keyCount, keys.allSatisfy({ Int($0) < keyCount }), wordID >= 0, wordID < words
                 else {
                     throw StoreError.notAStore(path, "swipe_feature row of word \(wordID) on layout `\(layout)` names a key or word the store does not have; rebuild it with `lexiforge swipe features`")
                 }
-                if notAWord.contains(wordID) { continue }
-                guard let frequency = lexiconFrequency(of: wordID) else { continue }
+                guard !notAWord.contains(wordID), let frequency = lexiconFrequency(of: wordID) else { return }
                 builder.add(word: vocabulary.texts[Int(wordID)], id: wordID, keys: keys, length: Double(length) / SwipeFeatures.lengthScale,
-                            startAngle: SwipeFeatures.startAngle(stored: Int(try RawColumn.integer(handle, 5, "`swipe_feature.start_angle`", in: -128...127))),
-                            secondDistance: Double(try RawColumn.integer(handle, 6, "`swipe_feature.second_distance`", in: 0...127)) / SwipeFeatures.distanceScale,
+                            startAngle: SwipeFeatures.startAngle(stored: Int(try RawColumn.integer(row, 5, "`swipe_feature.start_angle`", in: -128...127))),
+                            secondDistance: Double(try RawColumn.integer(row, 6, "`swipe_feature.second_distance`", in: 0...127)) / SwipeFeatures.distanceScale,
                             frequency: frequency)
             }
             return (consume builder).build()   // moved, so the build compacts its arrays in place instead of copying them
