@@ -23,14 +23,13 @@ public struct HMMStateSummary: Sendable, Equatable {
     }
 }
 
-/// Every row of `sql` (which reads `table`), transformed, read through a cursor into an array
-/// allocated at the table's row count: no copy of every row first, as `Row.fetchAll` makes (for
-/// `hmm_suffix`, 72,000 rows, 17 MB at once).
-func fetchRows<T>(_ db: Database, _ sql: String, table: String, _ transform: (Row) throws -> T) throws -> [T] {
+/// Every row of `sql` (which reads `table`), transformed, read with raw column calls
+/// (``RawColumn``) into an array allocated at the table's row count: no copy of every row first,
+/// as `Row.fetchAll` makes (for `hmm_suffix`, 72,000 rows, 17 MB at once), and no `Row` per row.
+func fetchRows<T>(_ db: Database, _ sql: String, table: String, _ transform: (OpaquePointer?) throws -> T) throws -> [T] {
     var out: [T] = []
     out.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0)
-    let cursor = try Row.fetchCursor(db, sql: sql)
-    while let row = try cursor.next() { out.append(try transform(row)) }
+    try RawColumn.forEachRow(db, sql: sql) { out.append(try transform($0)) }
     return out
 }
 
@@ -63,28 +62,32 @@ extension TrainedStore {
             func state(_ row: Row, _ i: Int, _ table: String, _ column: String) throws -> Int32 {
                 Int32(try row.integer(i, table, column, in: stateRange))
             }
-            func word(_ row: Row, _ i: Int, _ table: String) throws -> Int32 {
-                Int32(try row.wordID(i, table, "word", words: vocabulary.texts.count))
-            }
-            func count32(_ row: Row, _ i: Int, _ table: String) throws -> Int32 {
-                Int32(try row.integer(i, table, "count", in: 0...Int64(Int32.max)))
-            }
             var initial = [Double](repeating: -.infinity, count: states.count)
             for row in try Row.fetchAll(db, sql: "SELECT state, logprob FROM hmm_initial") {
                 initial[Int(try state(row, 0, "hmm_initial", "state"))] = try row.real(1, "hmm_initial", "logprob")
             }
+            // The large tables, a row at a time (`fetchRows`), with the same checks as the `Row` reads.
+            func state(_ row: OpaquePointer?, _ i: Int32, _ table: String, _ column: String) throws -> Int32 {
+                Int32(try RawColumn.integer(row, i, "`\(table).\(column)`", in: stateRange))
+            }
+            func word(_ row: OpaquePointer?, _ i: Int32, _ table: String) throws -> Int32 {
+                Int32(try RawColumn.wordID(row, i, "`\(table).word`", words: vocabulary.texts.count))
+            }
+            func count32(_ row: OpaquePointer?, _ i: Int32, _ table: String) throws -> Int32 {
+                Int32(try RawColumn.integer(row, i, "`\(table).count`", in: 0...Int64(Int32.max)))
+            }
             let transitions = try fetchRows(db, "SELECT s1, s2, logprob FROM hmm_transition", table: "hmm_transition") {
                 HMMTables.Transition(try state($0, 0, "hmm_transition", "s1"), try state($0, 1, "hmm_transition", "s2"),
-                                     try $0.real(2, "hmm_transition", "logprob"))
+                                     try RawColumn.real($0, 2, "`hmm_transition.logprob`"))
             }
             let transitions2 = try fetchRows(db, "SELECT s1, s2, s3, logprob FROM hmm_transition2", table: "hmm_transition2") {
                 HMMTables.Transition2(try state($0, 0, "hmm_transition2", "s1"), try state($0, 1, "hmm_transition2", "s2"),
-                                      try state($0, 2, "hmm_transition2", "s3"), try $0.real(3, "hmm_transition2", "logprob"))
+                                      try state($0, 2, "hmm_transition2", "s3"), try RawColumn.real($0, 3, "`hmm_transition2.logprob`"))
             }
             let words = vocabulary.texts, wordCounts = vocabulary.counts
             let emissions = try fetchRows(db, "SELECT word, state, logprob FROM hmm_emission", table: "hmm_emission") { row in
                 HMMTables.Emission(word: try word(row, 0, "hmm_emission"), state: try state(row, 1, "hmm_emission", "state"),
-                                   logprob: try row.real(2, "hmm_emission", "logprob"))
+                                   logprob: try RawColumn.real(row, 2, "`hmm_emission.logprob`"))
             }
             func lexicalRows(_ table: String) throws -> [HMMTables.Lexical] {
                 try fetchRows(db, "SELECT word, s1, s2, count FROM \(table)", table: table) {
@@ -95,11 +98,11 @@ extension TrainedStore {
             let lexical = try lexicalRows("hmm_lexical")
             let emissions2 = try lexicalRows("hmm_emission2")
             let suffixes = try fetchRows(db, "SELECT class, suffix, state, count FROM hmm_suffix", table: "hmm_suffix") { row in
-                let shapeCode = try row.integer(0, "hmm_suffix", "class")
+                let shapeCode = try RawColumn.integer(row, 0, "`hmm_suffix.class`")
                 guard let shape = UInt8(exactly: shapeCode).flatMap(WordShape.init(rawValue:)) else {
                     throw StoreDamage("`hmm_suffix` has unknown word-shape class \(shapeCode)")
                 }
-                return HMMTables.SuffixCount(shape: shape, suffix: try row.text(1, "hmm_suffix", "suffix"),
+                return HMMTables.SuffixCount(shape: shape, suffix: try RawColumn.string(row, 1, "`hmm_suffix.suffix`"),
                                              state: try state(row, 2, "hmm_suffix", "state"), count: try count32(row, 3, "hmm_suffix"))
             }
             var parameters: [String: Double] = [:]

@@ -217,6 +217,26 @@ enum RawColumn {
         return Int(v)
     }
 
+    /// A REAL column of a stepped statement (an INTEGER is taken as one), not NaN; `finite` also
+    /// refuses ±infinity. Or ``StoreDamage``.
+    @inline(__always)
+    static func real(_ handle: OpaquePointer?, _ column: Int32, _ what: @autoclosure () -> String, finite: Bool = false) throws -> Double {
+        let v: Double
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_FLOAT: v = sqlite3_column_double(handle, column)
+        case SQLITE_INTEGER: v = Double(sqlite3_column_int64(handle, column))
+        default: throw StoreDamage("\(what()) holds \(shown(handle, column)) where a number belongs")
+        }
+        guard !v.isNaN, !finite || v.isFinite else { throw StoreDamage("\(what()) holds \(v)") }
+        return v
+    }
+
+    /// A TEXT column of a stepped statement as a string, or ``StoreDamage``.
+    @inline(__always)
+    static func string(_ handle: OpaquePointer?, _ column: Int32, _ what: @autoclosure () -> String) throws -> String {
+        String(decoding: try text(handle, column, what()), as: UTF8.self)
+    }
+
     /// A TEXT column of a stepped statement as its UTF-8 bytes, or ``StoreDamage``. The bytes are
     /// SQLite's, valid until the statement steps or resets.
     @inline(__always)
