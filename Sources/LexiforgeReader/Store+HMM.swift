@@ -59,16 +59,14 @@ extension TrainedStore {
             }
             guard !states.isEmpty else { throw StoreDamage("`hmm_state` is empty") }
             let stateRange = Int64(0)...Int64(states.count - 1)
-            func state(_ row: Row, _ i: Int, _ table: String, _ column: String) throws -> Int32 {
-                Int32(try row.integer(i, table, column, in: stateRange))
-            }
-            var initial = [Double](repeating: -.infinity, count: states.count)
-            for row in try Row.fetchAll(db, sql: "SELECT state, logprob FROM hmm_initial") {
-                initial[Int(try state(row, 0, "hmm_initial", "state"))] = try row.real(1, "hmm_initial", "logprob")
-            }
-            // The large tables, a row at a time (`fetchRows`), with the same checks as the `Row` reads.
+            // The other tables with raw column calls (the large ones through `fetchRows`), with the
+            // same checks as the `Row` reads.
             func state(_ row: OpaquePointer?, _ i: Int32, _ table: String, _ column: String) throws -> Int32 {
                 Int32(try RawColumn.integer(row, i, "`\(table).\(column)`", in: stateRange))
+            }
+            var initial = [Double](repeating: -.infinity, count: states.count)
+            try RawColumn.forEachRow(db, sql: "SELECT state, logprob FROM hmm_initial") {
+                initial[Int(try state($0, 0, "hmm_initial", "state"))] = try RawColumn.real($0, 1, "`hmm_initial.logprob`")
             }
             func word(_ row: OpaquePointer?, _ i: Int32, _ table: String) throws -> Int32 {
                 Int32(try RawColumn.wordID(row, i, "`\(table).word`", words: vocabulary.texts.count))
