@@ -12,7 +12,7 @@
 #                 KenLM's lmplz built from PyPI's kenlm source, measured in the same run; Tally figures
 #                 from the issues); writes Artifacts/bench/report.txt
 #   make fuzz     build the libFuzzer harnesses (Sources/LexiforgeFuzz, -sanitize=fuzzer, scratch .build-fuzz)
-#                 and run each (corpus, wordlist, conllu, swipe, model, store) for FUZZ_SECONDS (60);
+#                 and run each (corpus, wordlist, conllu, swipe, model, store, tables, playground) for FUZZ_SECONDS (60);
 #                 fails on any crash, leaving the inputs in .fuzz/crashes/HARNESS/
 #   make corpora  provision the files of Corpora/manifest.tsv into Corpora/data/ (sha256-checked)
 #   make deps     install the missing Debian packages the build and tests need (test-deps: and what
@@ -44,7 +44,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_SANITIZE ?= fuzzer
 FUZZ_SCRATCH ?= .build-fuzz
 CLI_SCRATCH  ?= .build
-FUZZ_HARNESSES ?= corpus wordlist conllu swipe model store
+FUZZ_HARNESSES ?= corpus wordlist conllu swipe model store tables playground
 
 export SHARED_DATA
 

@@ -110,7 +110,8 @@ let package = Package(
         // libFuzzer harnesses (`make fuzz`); without -DLEXIFORGE_FUZZ only a usage message.
         .executableTarget(
             name: "LexiforgeFuzz",
-            dependencies: ["LexiforgeReader", "LexiforgeCorpus", "LexiforgeWordlist", "LexiforgeSwipe", "LexiforgeBuild"]),
+            dependencies: ["LexiforgeReader", "LexiforgeCorpus", "LexiforgeWordlist", "LexiforgeSwipe", "LexiforgeBuild",
+                           "LexiforgeEntities", "LexiforgeVocab", "LexiforgePlayground"]),
         // The playground's API as a plain function of (method, path, body): testable without sockets.
         .target(
             name: "LexiforgePlayground",

@@ -1,7 +1,7 @@
 // libFuzzer harnesses for Lexiforge's readers (`make fuzz`).
 //
-// One executable, six harnesses: the environment variable LEXIFORGE_FUZZ_HARNESS picks which one
-// `LLVMFuzzerTestOneInput` runs (corpus, wordlist, conllu, swipe, model, store). The harness code
+// One executable, eight harnesses: the environment variable LEXIFORGE_FUZZ_HARNESS picks which one
+// `LLVMFuzzerTestOneInput` runs (corpus, wordlist, conllu, swipe, model, store, tables, playground). The harness code
 // is compiled only with the LEXIFORGE_FUZZ condition, which `make fuzz` passes along with the
 // fuzzer sanitizer:
 //
@@ -57,6 +57,8 @@ enum FuzzHarnesses {
         "swipe": fuzzSwipeTraces,
         "model": fuzzModelFile,
         "store": fuzzStore,
+        "tables": fuzzTables,
+        "playground": fuzzPlaygroundRequest,
     ]
 }
 

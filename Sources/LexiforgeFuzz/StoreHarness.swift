@@ -2,8 +2,10 @@
 import Foundation
 import LexiforgeReader
 
-/// (6) Store reading: the input as a .sqlite file, opened and queried the way apps do. Errors
-/// (StoreError) are fine; crashes are not.
+/// (6) Store reading: the input as a .sqlite file, opened and queried the way apps do, by every
+/// reader a front end links: n-grams, swipe, lexicon, tagger, classifier, language ID, entity
+/// tagger, lemma search, vocabulary. Errors (StoreError and each reader's own) are fine; crashes
+/// are not.
 func fuzzStore(_ data: Data) {
     let path = scratchFile("input.sqlite", data)
     defer {
@@ -23,5 +25,16 @@ func fuzzStore(_ data: Data) {
     }
     _ = try? store.lexicon()
     _ = try? store.completions(of: "th", limit: 3)
+    _ = try? store.hmmTagger().tag(["The", "dogs", "ran", "."])
+    _ = try? TextClassifier(store: store).probabilities(for: "not a good film at all")
+    _ = try? LanguageRecognizer(store: store).hypotheses(for: "the quick brown fox", maximum: 3)
+    _ = try? EntityTagger(path: path).entities(in: "Ann Lee flew to Paris on Monday.")
+    _ = try? LemmaSearch(store: store).search("singing geese", limit: 3)
+    if let vocabulary = try? VocabularyStore(path: path) {
+        _ = try? vocabulary.summary()
+        _ = try? vocabulary.count(matching: .prefix("た"))
+        var generator = SplitMix64(seed: 1)
+        for test in VocabTest.allCases { _ = try? vocabulary.question(test, using: &generator) }
+    }
 }
 #endif

@@ -10,13 +10,13 @@
 set -uo pipefail
 bin=$(realpath "$1"); cli=$(realpath "$2"); shift 2
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(corpus wordlist conllu swipe model store)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(corpus wordlist conllu swipe model store tables playground)
 seconds=${FUZZ_SECONDS:-60}
 dir=${FUZZ_DIR:-.fuzz}
 fx=Tests/LexiforgeTests/Fixtures
 
 rm -rf "$dir/seeds"
-mkdir -p "$dir/seeds"/{corpus,wordlist,conllu,swipe,model,store}
+mkdir -p "$dir/seeds"/{corpus,wordlist,conllu,swipe,model,store,tables,playground}
 s=$dir/seeds
 # put DEST FILE...: copies each fixture as FOLDER-NAME (fixtures of different folders share names).
 put() { local dest=$1; shift; for f in "$@"; do cp "$f" "$s/$dest/$(basename "$(dirname "$f")")-$(basename "$f")"; done; }
@@ -25,6 +25,9 @@ put wordlist "$fx"/wordlist/*.combined* "$fx"/swipe/tiny.combined
 put conllu "$fx"/hmm/*.conllu "$fx"/text/*.conllu "$fx"/hmm/missing-slash.txt "$fx"/hmm/apple-products.json
 put swipe "$fx"/swipe/bad-traces.jsonl
 put model Corpora/*.model.json "$fx"/hmm/*.json "$fx"/swipe/abc-layout.json
+put tables "$fx"/vocab/*.csv "$fx"/vocab/*.tsv "$fx"/ner/* "$fx"/classify/*.tsv
+printf 'text,label\n"a great, moving film",pos\nboring and bad,neg\n' > "$s/tables/reviews.csv"
+printf '{"text": "a great film", "label": "pos"}\n{"text": "dull", "label": "neg"}\n' > "$s/tables/reviews.jsonl"
 # Built seeds: a failure here costs a seed, not the run.
 seed() { "$@" >/dev/null 2>"$dir/seed.err" || { echo "fuzz: seed not built: $*" >&2; cat "$dir/seed.err" >&2; }; }
 seed "$cli" swipe generate --words the,hello,world,quick -o "$s/swipe/generated.jsonl"
@@ -36,7 +39,26 @@ if [ -f "$s/store/lexicon.sqlite" ]; then
   seed "$cli" swipe features "$s/store/swipe.sqlite" --layout qwerty
 fi
 seed "$cli" hmm --tagged "$fx/hmm/good.conllu" -o "$s/store/hmm.sqlite"
+seed "$cli" classify train "$fx/classify/reviews" -o "$s/store/classifier.sqlite" --folds 3 --quiet
+seed "$cli" langid train "$fx/classify/langid-tiny.tsv" -o "$s/store/langid.sqlite" --quiet
+seed "$cli" ner train "$fx/ner/tiny.iob2" -o "$s/store/ner.sqlite" --epochs 2 --no-wordnet --quiet
+seed "$cli" index "$fx/search/docs" -o "$s/store/search.sqlite" --quiet
+seed "$cli" vocab import "$fx/vocab/tiny.csv" -o "$s/store/vocab.sqlite" --quiet
 rm -f "$dir/seed.err"
+# The playground serves the n-gram, swipe and tagger stores (kept outside the store seeds, which
+# libFuzzer may not change but which the store harness reads through a copy anyway).
+mkdir -p "$dir/stores"
+stores=()
+for f in ngrams swipe hmm; do
+  [ -f "$s/store/$f.sqlite" ] && cp "$s/store/$f.sqlite" "$dir/stores/$f.sqlite" && stores+=("$(realpath "$dir/stores/$f.sqlite")")
+done
+export LEXIFORGE_FUZZ_STORES=$(IFS=:; echo "${stores[*]}")
+p=$s/playground
+printf 'GET /api/stores\n' > "$p/list"
+printf 'GET /api/stores/1/layout\n' > "$p/layout"
+printf 'POST /api/stores/0/predict\n{"text": "the dog", "limit": 3}' > "$p/predict"
+printf 'POST /api/stores/1/swipe\n{"points": [{"x": 0.5, "y": 0.5}, {"x": 2.5, "y": 0.6}, {"x": 4.4, "y": 1.5}], "times": [0, 40, 90], "text": "hello ", "limit": 4}' > "$p/swipe"
+printf 'POST /api/stores/2/tag\n{"text": "The dogs ran."}' > "$p/tag"
 
 failed=()
 for h in "${harnesses[@]}"; do
