@@ -45,13 +45,10 @@ seed "$cli" ner train "$fx/ner/tiny.iob2" -o "$s/store/ner.sqlite" --epochs 2 --
 seed "$cli" index "$fx/search/docs" -o "$s/store/search.sqlite" --quiet
 seed "$cli" vocab import "$fx/vocab/tiny.csv" -o "$s/store/vocab.sqlite" --quiet
 rm -f "$dir/seed.err"
-# The playground serves the n-gram, swipe and tagger stores (kept outside the store seeds, which
-# libFuzzer may not change but which the store harness reads through a copy anyway).
-mkdir -p "$dir/stores"
+# The playground harness serves the n-gram, swipe and tagger seed stores (read-only; libFuzzer
+# writes new inputs to the first corpus folder only).
 stores=()
-for f in ngrams swipe hmm; do
-  [ -f "$s/store/$f.sqlite" ] && cp "$s/store/$f.sqlite" "$dir/stores/$f.sqlite" && stores+=("$(realpath "$dir/stores/$f.sqlite")")
-done
+for f in ngrams swipe hmm; do [ -f "$s/store/$f.sqlite" ] && stores+=("$(realpath "$s/store/$f.sqlite")"); done
 export LEXIFORGE_FUZZ_STORES=$(IFS=:; echo "${stores[*]}")
 p=$s/playground
 printf 'GET /api/stores\n' > "$p/list"
