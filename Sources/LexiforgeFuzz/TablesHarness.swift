@@ -9,14 +9,15 @@ import LexiforgeVocab
 /// reports bad input as diagnostics or a thrown error; a crash is the bug.
 func fuzzTables(_ data: Data) {
     var rows = 0
+    let list = scratchFile("input.list", data)
     for format in [VocabListOptions.Format.csv, .tsv] {
         var options = VocabListOptions()
         options.format = format
-        rows += VocabListReader.read(path: scratchFile("input.list", data), options: options).rows.count
+        rows += VocabListReader.read(path: list, options: options).rows.count
         options.header = false
         options.defaultLevel = "N5"
         _ = options.parseColumns("expression=1,reading=2,meaning=3")
-        rows += VocabListReader.read(path: scratchFile("input.list", data), options: options).rows.count
+        rows += VocabListReader.read(path: list, options: options).rows.count
     }
     rows += IOB2Reader.read([scratchFile("input.iob2", data)]).sentences.count
     for name in ["input.csv", "input.jsonl"] {
