@@ -64,7 +64,9 @@ for h in "${harnesses[@]}"; do
   # detect_leaks=0 (libFuzzer and ASAN_OPTIONS): under FUZZ_SANITIZE=fuzzer,address, LeakSanitizer reports 4 KB that
   # Foundation's FileManager.contents(atPath:) (readBytesFromFile) leaks reading an empty file
   # (swift-6.3.1), which the model harness reaches first; not ours, and it would end every ASan run.
-  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} LEXIFORGE_FUZZ_HARNESS=$h "$bin" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -detect_leaks=0 \
+  # SWIFT_BACKTRACE=enable=no: Swift's own crash handler would take a fatal error's SIGILL and exit
+  # before libFuzzer's handler writes the input to crashes/ (seen: a Dictionary's duplicate key).
+  SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no} ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} LEXIFORGE_FUZZ_HARNESS=$h "$bin" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -detect_leaks=0 \
     -print_final_stats=1 -artifact_prefix="$dir/crashes/$h/" "$dir/corpus/$h" "$s/$h" \
     > "$dir/$h.log" 2>&1
   status=$?

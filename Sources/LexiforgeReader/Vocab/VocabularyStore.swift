@@ -97,7 +97,12 @@ public final class VocabularyStore: @unchecked Sendable {
                 for row in try Row.fetchAll(db, sql: "SELECT id, name FROM vocab_level ORDER BY id") {
                     let id = try row.int(0, "vocab_level", "id", in: 0...Int64(StoreSchema.Vocab.maxLevels - 1))
                     guard id == levels.count else { throw StoreDamage("`vocab_level.id` \(id) is not dense (expected \(levels.count))") }
-                    levels.append(try row.text(1, "vocab_level", "name"))
+                    let name = try row.text(1, "vocab_level", "name")
+                    // The schema declares names UNIQUE, but SQLite does not check a damaged index on reading.
+                    if let earlier = levels.firstIndex(of: name) {
+                        throw StoreDamage("`vocab_level.name` \"\(name)\" is the name of levels \(earlier) and \(id)")
+                    }
+                    levels.append(name)
                 }
                 var buckets: [Bucket] = []
                 var next: Int64 = 1
