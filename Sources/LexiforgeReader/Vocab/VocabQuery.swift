@@ -230,7 +230,8 @@ public struct VocabMatches: Sendable {
             // Between and around the scanned intervals: texts outside every prefix (interval 0).
             var cursor = first
             for span in inner {
-                guard span.first >= cursor, span.first + span.count <= end else {
+                // `end - span.count`, not `span.first + span.count`: a damaged id may be near Int64.max.
+                guard span.first >= cursor, span.first <= end - span.count else {
                     throw StoreDamage("`vocab_entry` ids of bucket \(bucket) do not follow the expressions (id \(span.first) in interval \(span.interval))")
                 }
                 if flags[0] { ranges.append(cursor..<span.first) }
