@@ -43,6 +43,9 @@ struct LemmaSearchTests {
         let sang = try #require(hits.first { $0.name == "sang.txt" })
         #expect(sang.snippet == "She [sang] beautifully at the concert.")
         #expect(sang.matchedForms == ["sang"])
+        // Snippet context: one word each side; a negative context reads as none (it trapped once).
+        #expect(try search.search("sang", context: 1).first { $0.name == "sang.txt" }?.snippet == "She [sang] beautifully…")
+        #expect(try search.search("sang", context: -3).first { $0.name == "sang.txt" }?.snippet == "…[sang]…")
         #expect(hits.allSatisfy { $0.score >= 0 })
         // FTS5 operators, quotes and column filters are searched as words, never run as syntax.
         for query in ["sing\" OR sign", "NEAR(sing sign)", "lemmas: sign*", "\"", "sign -sing", "^sing"] {

@@ -98,7 +98,8 @@ public final class LemmaSearch: Sendable {
             .joined(separator: matchAll ? " AND " : " OR ")
     }
 
-    /// The best documents for `query`, most relevant first.
+    /// The best documents for `query`, most relevant first, each with a snippet of `context` words
+    /// each side of its first match (a negative `context` reads as 0).
     public func search(_ query: String, limit: Int = 10, matchAll: Bool = true,
                        markers: (String, String) = ("[", "]"), context: Int = 8) throws -> [SearchHit] {
         let lemmas = try lemmas(of: query)
@@ -172,6 +173,7 @@ public final class LemmaSearch: Sendable {
                 }
             }
             if snippet.isEmpty, let first = hits.firstIndex(of: true) {
+                let context = max(0, context)
                 let from = max(0, first - context), to = min(words.count - 1, first + context)
                 var out = from > 0 ? "…" : ""
                 var position = lineStart + words[from].start
