@@ -4,8 +4,9 @@
 #   make train    release build, provision corpora, build every shipped model (Corpora/*.model.json)
 #                 into Artifacts/NAME.sqlite
 #   make train-spark  one model (MODEL=Corpora/NAME.model.json) counted on Apache Spark (MASTER, default local[2])
-#   make test     the whole test suite (unit, end-to-end CLI, integration on ../shared/data when present)
-#   make test-quick  the edit loop: every test but those tagged slow (reported as skipped)
+#   make test     the whole test suite (unit, end-to-end CLI, integration on ../shared/data when present),
+#                 built in release beside what `make train` built
+#   make test-quick  the edit loop, in a debug build: every test but those tagged slow (reported as skipped)
 #   make serve    release build of the web playground, `lexiforge-serve` (docs/playground.md); run it with
 #                 .build/release/lexiforge-serve Artifacts/dorian-gray.sqlite Artifacts/en_US-keyboard.sqlite
 #   make bench    speed, memory and size against the anchors (Presage's text2ngram and presage_simulator,
@@ -38,24 +39,25 @@ TEST_PACKAGES := chromium chromium-driver
 BENCH_PACKAGES := cmake g++ libboost-program-options-dev libboost-system-dev libboost-thread-dev libboost-test-dev wrk
 
 # `make fuzz`: seconds per harness, sanitizers (`fuzzer,address` adds ASan: slower, the store
-# harness most; give it its own FUZZ_SCRATCH), the harnesses' build folder, the CLI's (store seeds;
-# `make test` builds it there), the harnesses to run.
+# harness most; give it its own FUZZ_SCRATCH), the harnesses' build folder, the harnesses to run.
+# The seed stores are built with the release CLI `make train` uses.
 FUZZ_SECONDS ?= 60
 FUZZ_SANITIZE ?= fuzzer
 FUZZ_SCRATCH ?= .build-fuzz
-CLI_SCRATCH  ?= .build
 FUZZ_HARNESSES ?= corpus wordlist conllu swipe model store tables playground
 
 export SHARED_DATA
 
-.PHONY: all train train-spark test test-quick fuzz bench corpora deps test-deps bench-deps python-deps install-packages build serve clean
+.PHONY: all train train-spark test test-quick fuzz bench corpora deps test-deps test-packages bench-deps python-deps install-packages build serve clean
 
 all: train
 
 deps:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEB_PACKAGES)"
 
-test-deps: deps
+test-deps: deps test-packages
+
+test-packages:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(TEST_PACKAGES)"
 
 bench-deps: deps
@@ -117,25 +119,28 @@ train: build corpora
 	  $(BIN) train $$model -o Artifacts/$$name.sqlite || exit 1; \
 	done
 
-# The PyPI downloads (pyspark is 300 MB) overlap the build: network and CPU at once.
-test: test-deps
-	$(call fresh_format,debug)
-	@log=$$(mktemp); $(MAKE) --no-print-directory python-deps >$$log 2>&1 & pid=$$!; \
-	$(SWIFT) build --build-tests && touch .build/debug/.lexiforge-format-sources; built=$$?; \
-	wait $$pid || { cat $$log >&2; echo "make test: installing the PyPI packages the tests need failed (above)" >&2; rm -f $$log; exit 1; }; \
-	rm -f $$log; [ $$built = 0 ] && $(SWIFT) test --skip-build
+# One build serves `make train` and `make test`: the tests build in release beside the modules
+# `make train` built (the test targets themselves compile without optimization, Package.swift), so
+# a fresh clone compiles Lexiforge, GRDB and ArgumentParser once, not once per configuration, and
+# the tests run on optimized code. What only the tests use (Chromium, its WebDriver, the PyPI
+# packages: pyspark is 300 MB) installs while the build runs: network and CPU at once.
+test: deps
+	$(call fresh_format,release)
+	@log=$$(mktemp); $(MAKE) --no-print-directory test-packages python-deps >$$log 2>&1 & pid=$$!; \
+	$(SWIFT) build -c release --build-tests && touch .build/release/.lexiforge-format-sources; built=$$?; \
+	wait $$pid || { cat $$log >&2; echo "make test: installing the packages the tests need failed (above)" >&2; rm -f $$log; exit 1; }; \
+	rm -f $$log; [ $$built = 0 ] && $(SWIFT) test -c release --skip-build
 
+# The edit loop builds in debug (its own folder under .build), which recompiles faster after an edit.
 test-quick: test-deps python-deps
 	$(call fresh_format,debug)
 	LEXIFORGE_QUICK=1 $(SWIFT) test
 	$(call stamp_format,debug)
 
-fuzz: deps
+fuzz: build
 	$(SWIFT) build -c debug --product LexiforgeFuzz --scratch-path $(FUZZ_SCRATCH) \
 	  -Xswiftc -sanitize=$(FUZZ_SANITIZE) -Xswiftc -parse-as-library -Xswiftc -DLEXIFORGE_FUZZ
-	$(SWIFT) build -c debug --product lexiforge --scratch-path $(CLI_SCRATCH)
-	FUZZ_SECONDS=$(FUZZ_SECONDS) Tests/Fuzz/fuzz.sh $(FUZZ_SCRATCH)/debug/LexiforgeFuzz \
-	  $(CLI_SCRATCH)/debug/lexiforge $(FUZZ_HARNESSES)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Tests/Fuzz/fuzz.sh $(FUZZ_SCRATCH)/debug/LexiforgeFuzz $(BIN) $(FUZZ_HARNESSES)
 
 # The same store as `make train` builds from MODEL, counted on Apache Spark (docs/scale.md):
 #   make train-spark MODEL=Corpora/dorian-gray.model.json MASTER='local[2]'

@@ -29,6 +29,12 @@
 //   LexiforgeServe        `lexiforge-serve`, its own product so the core CLI never links Hummingbird and SwiftNIO
 import PackageDescription
 
+// The tests' own targets compile without optimization in every configuration: `make test` builds
+// them in release beside the modules `make train` built (one build for both), and optimizing test
+// code would only add minutes. These targets are in no product, so a package that depends on
+// Lexiforge never builds them.
+let unoptimized: [SwiftSetting] = [.unsafeFlags(["-Onone"])]
+
 let package = Package(
     name: "Lexiforge",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -129,7 +135,8 @@ let package = Package(
         .target(
             name: "LexiforgeTestSupport",
             dependencies: ["LexiforgeCorpus", "LexiforgeReader"],
-            path: "Tests/LexiforgeTestSupport"),
+            path: "Tests/LexiforgeTestSupport",
+            swiftSettings: unoptimized),
         .testTarget(
             name: "LexiforgeTests",
             dependencies: [
@@ -137,12 +144,14 @@ let package = Package(
                 "LexiforgeStoreWriter", "LexiforgeBuild", "LexiforgeEvaluation", "LexiforgeHMM", "LexiforgePerceptron", "LexiforgeWordlist", "LexiforgeSwipe",
                 "LexiforgeVocab", "LexiforgeEntities", "LexiforgeClassify",
             ],
-            exclude: ["Fixtures"]),
+            exclude: ["Fixtures"],
+            swiftSettings: unoptimized),
         // The playground: API tests without sockets, on a live `lexiforge-serve`, and in headless Chromium.
         .testTarget(
             name: "LexiforgePlaygroundTests",
             dependencies: ["LexiforgePlayground", "LexiforgeTestSupport", "LexiforgeReader", "LexiforgeFormat"],
-            exclude: ["browser_test.py"]),
+            exclude: ["browser_test.py"],
+            swiftSettings: unoptimized),
     ],
     swiftLanguageModes: [.v6]
 )

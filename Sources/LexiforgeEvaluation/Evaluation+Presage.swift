@@ -38,21 +38,21 @@ public enum KeystrokeProtocol: Sendable, Equatable {
 
 extension Evaluation {
     /// A word of presage_simulator's token stream.
-    struct PresageToken: Equatable {
-        var text: String
+    package struct PresageToken: Equatable {
+        package var text: String
         /// UTF-8 bytes: presage_simulator's keystrokes for it.
-        var bytes: [UInt8]
+        package var bytes: [UInt8]
         /// Whether a sentence ended before it (or it is the first of the text).
-        var sentenceStart: Bool
+        package var sentenceStart: Bool
         /// Whether the byte just before it is clause-ending punctuation (`,` `.` `!` `?` `;` `:`).
-        var afterPunctuation = false
+        package var afterPunctuation = false
         /// Whether exactly one ASCII apostrophe separates it from the token before: the rest of a
         /// contraction ("didn't" is "didn", then "t").
-        var afterApostrophe = false
+        package var afterApostrophe = false
     }
 
     /// The tokens presage_simulator types from `text` (see ``KeystrokeProtocol/presage(caseInsensitive:)``).
-    static func presageTokens(_ text: [UInt8], lowercase: Bool) -> [PresageToken] {
+    package static func presageTokens(_ text: [UInt8], lowercase: Bool) -> [PresageToken] {
         var tokens: [PresageToken] = []
         var current: [UInt8] = []
         var sentenceStart = true

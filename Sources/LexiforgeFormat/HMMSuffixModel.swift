@@ -12,7 +12,7 @@
 /// else the empty suffix. For the UPOS tagger of an entity store (63,000 suffixes) the build
 /// takes under 3 MB besides the candidate arrays, against 19.7 MB for the suffix → counts and
 /// suffix → row dictionaries it replaces (11.1 + 3.1 and 5.5 MB at the loading's peak).
-struct HMMSuffixModel: Sendable {
+package struct HMMSuffixModel: Sendable {
     /// Per shape: its suffixes' numbers by spelling, nil for a shape without any.
     let tables: [SpellingTable?]
     /// Every shape's suffixes, numbered in order of first appearance.
@@ -20,11 +20,11 @@ struct HMMSuffixModel: Sendable {
     /// Per suffix number: its entry.
     let entries: [Int32]
     /// Per shape: the empty suffix's entry (`unknownEntry` without rare words).
-    let shapeEntry: [Int32]
+    package let shapeEntry: [Int32]
 
     /// Builds the model in two steps, so that the tagger can size its candidate arrays first:
     /// ``walk(_:)`` visits every row, ``model(unknownEntry:addRow:)`` hands them to `addRow`.
-    struct Builder {
+    package struct Builder {
         let S: Int
         let theta: Double
         let suffixes: [HMMTables.SuffixCount]
@@ -41,7 +41,7 @@ struct HMMSuffixModel: Sendable {
         /// - Parameters:
         ///   - suffixes: tag counts per shape and suffix (a suffix may come in several records).
         ///   - stateCount: S, states are 0..<S.
-        init(suffixes: [HMMTables.SuffixCount], stateCount S: Int, theta: Double) {
+        package init(suffixes: [HMMTables.SuffixCount], stateCount S: Int, theta: Double) {
             self.S = S
             self.theta = theta
             self.suffixes = suffixes
@@ -143,7 +143,7 @@ struct HMMSuffixModel: Sendable {
 
         /// How many rows ``walk(_:)`` visits: every suffix's and every shape's empty suffix's
         /// (none without rare words).
-        var rowCount: Int { roots.isEmpty ? 0 : texts.count + WordShape.allCases.count }
+        package var rowCount: Int { roots.isEmpty ? 0 : texts.count + WordShape.allCases.count }
 
         /// Appends to `rows` the row of `counts` smoothed towards the row at offset `parent` of `rows`.
         static func smooth(_ counts: ArraySlice<Double>, parent: Int, theta: Double, rows: inout [Double]) {
@@ -157,7 +157,7 @@ struct HMMSuffixModel: Sendable {
 
         /// Visits every row, depth first from each shape's empty suffix (`node` n + shape) over
         /// its suffixes (`node` the suffix number), a row before its children's.
-        func walk(_ visit: (_ node: Int, _ row: ArraySlice<Double>) -> Void) {
+        package func walk(_ visit: (_ node: Int, _ row: ArraySlice<Double>) -> Void) {
             guard !roots.isEmpty else { return }
             let n = texts.count
             var path: [Double] = []     // the rows of the nodes on `stack`
@@ -189,7 +189,7 @@ struct HMMSuffixModel: Sendable {
         }
 
         /// The model, every row handed to `addRow` (which returns its entry) in the order of ``walk(_:)``.
-        func model(unknownEntry: Int32, addRow: (ArraySlice<Double>) -> Int32) -> HMMSuffixModel {
+        package func model(unknownEntry: Int32, addRow: (ArraySlice<Double>) -> Int32) -> HMMSuffixModel {
             let n = texts.count, shapes = WordShape.allCases.count
             var entries = [Int32](repeating: unknownEntry, count: roots.isEmpty ? 0 : n)
             var shapeEntry = [Int32](repeating: unknownEntry, count: shapes)
@@ -203,7 +203,7 @@ struct HMMSuffixModel: Sendable {
 
     /// Where each group starts when items with group numbers `keys` (0..<count; negative: none)
     /// are put group by group: `count + 1` offsets, the last one the number of items grouped.
-    static func groupStarts(count: Int, keys: [Int32]) -> [Int32] {
+    package static func groupStarts(count: Int, keys: [Int32]) -> [Int32] {
         var start = [Int32](repeating: 0, count: count + 1)
         for k in keys where k >= 0 { start[Int(k) + 1] += 1 }
         for i in 0..<count { start[i + 1] += start[i] }
@@ -211,11 +211,11 @@ struct HMMSuffixModel: Sendable {
     }
 
     /// Whether the model has suffixes of `shape`.
-    func hasSuffixes(_ shape: WordShape) -> Bool { tables[Int(shape.rawValue)] != nil }
+    package func hasSuffixes(_ shape: WordShape) -> Bool { tables[Int(shape.rawValue)] != nil }
 
     /// The entry of the longest suffix of `word` (at most `maxLength` scalars) that `shape`
     /// has, else the shape's empty suffix's.
-    func entry(_ word: String, shape: WordShape, maxLength: Int) -> Int32 {
+    package func entry(_ word: String, shape: WordShape, maxLength: Int) -> Int32 {
         if let table = tables[Int(shape.rawValue)] {
             let scalars = word.unicodeScalars
             var k = min(scalars.count, maxLength)

@@ -204,7 +204,7 @@ final class RecordReader<R: BitwiseCopyable> {
 }
 
 /// Records with an order, for ``ExternalSorter``.
-protocol SortableRecord: BitwiseCopyable {
+package protocol SortableRecord: BitwiseCopyable {
     static func precedes(_ a: Self, _ b: Self) -> Bool
 }
 
@@ -214,16 +214,16 @@ protocol SortableRecord: BitwiseCopyable {
 /// in one buffer nothing is written. Records that compare equal come out in an unspecified order:
 /// callers either have unique keys or combine equal ones with an operation where order does not
 /// matter (a saturating sum).
-final class ExternalSorter<R: SortableRecord> {
+package final class ExternalSorter<R: SortableRecord> {
     private let folder: SpillFolder
     private let name: String
     private var buffer: [R] = []
     private let capacity: Int
     private var runs: [String] = []
     /// Runs this sorter wrote, the last (written by ``finish(_:)``) included: 0 when everything fit.
-    private(set) var runsWritten = 0
+    package private(set) var runsWritten = 0
 
-    init(folder: SpillFolder, name: String, budget: Int) {
+    package init(folder: SpillFolder, name: String, budget: Int) {
         self.folder = folder
         self.name = name
         // The standard library's sort (a merge sort) takes up to half the buffer again.
@@ -231,7 +231,7 @@ final class ExternalSorter<R: SortableRecord> {
     }
 
     @inline(__always)
-    func append(_ record: R) throws(SpillError) {
+    package func append(_ record: R) throws(SpillError) {
         if buffer.count == capacity { try spill() }
         // Reserved at once (pages are only committed as records arrive): no copies while growing.
         if buffer.capacity == 0 { buffer.reserveCapacity(capacity) }
@@ -249,7 +249,7 @@ final class ExternalSorter<R: SortableRecord> {
     }
 
     /// Hands every record to `body` in order; the sorter is empty afterwards.
-    func finish(_ body: (R) throws -> Void) throws {
+    package func finish(_ body: (R) throws -> Void) throws {
         if runs.isEmpty {
             buffer.sort(by: R.precedes)
             let sorted = buffer
@@ -302,16 +302,16 @@ final class ExternalSorter<R: SortableRecord> {
 
 /// Up to 128 bits of word ids packed most significant first, `bits` per id: comparing two keys
 /// compares their id tuples lexicographically.
-struct PackedKey: Hashable, BitwiseCopyable {
+package struct PackedKey: Hashable, BitwiseCopyable {
     var hi: UInt64
     var lo: UInt64
 
     @inline(__always)
-    static func < (a: PackedKey, b: PackedKey) -> Bool { a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo) }
+    package static func < (a: PackedKey, b: PackedKey) -> Bool { a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo) }
 
     /// `ids[0..<n]` packed with `bits` bits each (n × bits ≤ 128).
     @inline(__always)
-    init(_ ids: UnsafePointer<UInt32>, n: Int, bits: Int) {
+    package init(_ ids: UnsafePointer<UInt32>, n: Int, bits: Int) {
         hi = 0
         lo = 0
         for j in 0..<n { append(ids[j], bits: bits) }
@@ -342,5 +342,5 @@ struct PackedKey: Hashable, BitwiseCopyable {
     }
 
     /// The ids of a key of `n` ids.
-    func ids(n: Int, bits: Int) -> [UInt32] { (0..<n).map { id($0, n: n, bits: bits) } }
+    package func ids(n: Int, bits: Int) -> [UInt32] { (0..<n).map { id($0, n: n, bits: bits) } }
 }

@@ -278,7 +278,7 @@ public enum KneserNey {
 
     /// Chen & Goodman's equation (26), or nil when the counts-of-counts cannot give discounts in
     /// range (0 ≤ Dj ≤ j).
-    static func chenGoodmanDiscounts(_ t: [UInt64]) -> [Double]? {
+    package static func chenGoodmanDiscounts(_ t: [UInt64]) -> [Double]? {
         guard t[1] > 0, t[2] > 0, t[3] > 0 else { return nil }
         let y = Double(t[1]) / (Double(t[1]) + 2 * Double(t[2]))
         var d: [Double] = []

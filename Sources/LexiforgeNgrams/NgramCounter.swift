@@ -175,7 +175,7 @@ public final class NgramCounter {
 
     /// The most entries per table such that the tables of orders 2...`order` at that size, and
     /// while growing to it (old and new arrays both alive), stay within `bytes`.
-    static func entryLimit(order: Int, bytes: Int) -> Int {
+    package static func entryLimit(order: Int, bytes: Int) -> Int {
         guard order >= 2 else { return .max }
         var slots = 1024
         func total(_ s: Int) -> Int { (2...order).reduce(0) { $0 + NgramTable.bytes(n: $1, slots: s) } }

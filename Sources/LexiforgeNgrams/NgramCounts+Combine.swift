@@ -122,7 +122,7 @@ extension NgramCounts.Table {
     /// digit first, 16 bits a pass, all histograms from one read. About three times as fast as a
     /// comparison sort on gutenberg-100m's millions of trigrams. Equal keys keep their order
     /// (tables hold distinct n-grams, so none are equal there).
-    static func radixSort(_ items: inout [(UInt64, UInt32)], keyBits: Int) {
+    package static func radixSort(_ items: inout [(UInt64, UInt32)], keyBits: Int) {
         let total = items.count
         guard total > 1 << 14 else {
             items.sort { $0.0 < $1.0 }

@@ -6,7 +6,7 @@
 /// with linear probing, load factor at most 1/2.
 ///
 /// - Complexity: amortized O(n) per ``add(_:count:)``.
-final class NgramTable {
+package final class NgramTable {
     let n: Int
     // Hot counting state of one thread's table: no dynamic exclusivity checks (a few per token
     // cost about 5% of counting); a table is only ever used by the thread that counts into it.
@@ -104,7 +104,7 @@ final class NgramTable {
     }
 
     /// Bytes a table of order `n` holds at `slots` slots (keys and counts reserved for `slots / 2` entries).
-    static func bytes(n: Int, slots: Int) -> Int { 8 * slots + (4 * n + 4) * (slots / 2) }
+    package static func bytes(n: Int, slots: Int) -> Int { 8 * slots + (4 * n + 4) * (slots / 2) }
 
     /// Forgets every entry, keeping the slots and the reserved room (after a spill).
     func removeAll() {

@@ -40,7 +40,7 @@ extension WordClusters {
     /// step with the words: the bigram table of a ``SortedNgrams`` (sorted by (a, b): successors
     /// in b order) and a copy sorted by (b, a) (predecessors in a order), the same edges in the
     /// same order as ``Exchange/MemoryEdges``. Memory: two file buffers and one word's edges.
-    struct StreamedEdges {
+    package struct StreamedEdges {
         let successors: String
         let predecessors: String
         let vocabulary: Int
@@ -50,7 +50,7 @@ extension WordClusters {
         /// Calls `body` with every word `first`..<V in id order, its successors and its
         /// predecessors (valid during the call only; empty for a word without bigrams), reading
         /// both files once.
-        func forEachWord(from first: Int, _ body: (Int, UnsafeBufferPointer<Exchange.Edge>, UnsafeBufferPointer<Exchange.Edge>) throws -> Void) throws {
+        package func forEachWord(from first: Int, _ body: (Int, UnsafeBufferPointer<Exchange.Edge>, UnsafeBufferPointer<Exchange.Edge>) throws -> Void) throws {
             let outReader = try RecordReader<CountRecord>(path: successors, bufferBytes: bufferBytes)
             let inReader = try RecordReader<CountRecord>(path: predecessors, bufferBytes: bufferBytes)
             var nextOut = try outReader.next(), nextIn = try inReader.next()
@@ -81,8 +81,8 @@ extension WordClusters {
     /// count) in (a, b) order. The copy sorted by (b, a) is made by an ``ExternalSorter`` of
     /// `budget` bytes in `sorted.folder` and removed on return, also when an error is thrown.
     /// `sorted.order` must be 2 or more.
-    static func withStreamedEdges<T>(_ sorted: SortedNgrams, budget: Int, bigram: (UInt32, UInt32, UInt32) -> Void,
-                                     _ body: (StreamedEdges) throws -> T) throws -> T {
+    package static func withStreamedEdges<T>(_ sorted: SortedNgrams, budget: Int, bigram: (UInt32, UInt32, UInt32) -> Void,
+                                             _ body: (StreamedEdges) throws -> T) throws -> T {
         let bits = sorted.idBits
         let io = max(64 << 10, min(1 << 20, budget / 8))
         let successors = sorted.tablePaths[0]

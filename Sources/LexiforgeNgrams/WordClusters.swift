@@ -59,20 +59,20 @@ public struct WordClusters: Sendable, Equatable {
     /// touched): successors must come in b order and predecessors in a order.
     ///
     /// - Complexity: memory O(V + C²) with C = K + 3; a visit O(edges + K × (classes next to w)).
-    struct Exchange {
+    package struct Exchange {
         /// One bigram seen from one of its words: the other word and the count.
-        struct Edge: BitwiseCopyable, Equatable {
+        package struct Edge: BitwiseCopyable, Equatable {
             var word: UInt32
             var count: UInt32
         }
 
         /// The successors and predecessors of each word with their bigram counts, in memory (CSR):
         /// successors in b order and predecessors in a order, as the table is sorted by (a, b).
-        struct MemoryEdges {
+        package struct MemoryEdges {
             let outStart: [Int], inStart: [Int]
             let outEdges: [Edge], inEdges: [Edge]
 
-            init(_ table: NgramCounts.Table, vocabulary V: Int) {
+            package init(_ table: NgramCounts.Table, vocabulary V: Int) {
                 var outStart = [Int](repeating: 0, count: V + 1), inStart = [Int](repeating: 0, count: V + 1)
                 for e in 0..<table.entryCount {
                     outStart[Int(table.keys[2 * e]) + 1] += 1
@@ -95,7 +95,7 @@ public struct WordClusters: Sendable, Equatable {
 
             /// Calls `body` with every word `first`..<V in id order, its successors and its
             /// predecessors (valid during the call only; empty for a word without bigrams).
-            func forEachWord(from first: Int, _ body: (Int, UnsafeBufferPointer<Edge>, UnsafeBufferPointer<Edge>) -> Void) {
+            package func forEachWord(from first: Int, _ body: (Int, UnsafeBufferPointer<Edge>, UnsafeBufferPointer<Edge>) -> Void) {
                 outEdges.withUnsafeBufferPointer { out in
                     inEdges.withUnsafeBufferPointer { inn in
                         for w in first..<(outStart.count - 1) {
@@ -108,7 +108,7 @@ public struct WordClusters: Sendable, Equatable {
         }
 
         let K: Int, C: Int
-        var classOf: [UInt32]
+        package var classOf: [UInt32]
         var M: [Int], left: [Int], right: [Int]
         var toClass: [Int], fromClass: [Int]
         var touchedTo: [Int] = [], touchedFrom: [Int] = []
@@ -117,7 +117,7 @@ public struct WordClusters: Sendable, Equatable {
         static let small: [Double] = (0..<65_536).map { $0 == 0 ? 0 : Double($0) * log(Double($0)) }
 
         /// Words start in class 3 + (id − 3) mod K, the reserved ids in their own; no counts yet.
-        init(vocabulary V: Int, classes: Int) {
+        package init(vocabulary V: Int, classes: Int) {
             let r = WordClusters.reserved
             K = max(1, min(classes, V - r))
             C = K + r

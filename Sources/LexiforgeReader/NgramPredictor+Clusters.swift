@@ -3,7 +3,7 @@ import GRDB
 
 /// The class-based model of a store built with word classes (``StoreSchema/clusterCreationStatements``),
 /// held in memory: K classes, a few hundred thousand class n-grams at most.
-final class ClusterLM: @unchecked Sendable {
+package final class ClusterLM: @unchecked Sendable {
     /// λ in p = (1 − λ) p_word + λ p_class.
     let weight: Double
     let order: Int
@@ -83,7 +83,7 @@ final class ClusterLM: @unchecked Sendable {
 
     /// The class context of a word context (word ids, as ``NgramPredictor/suggestionContext(_:)``
     /// gives it): the classes of its words, cut after a word without one.
-    func classContext(_ h: [Int32]) -> [Int32] {
+    package func classContext(_ h: [Int32]) -> [Int32] {
         var context: [Int32] = []
         for id in h.suffix(max(order - 1, 0)) {
             let c = id == Int32(StoreSchema.ReservedID.sentenceStart) ? 1 : classOf[Int(id)]
@@ -95,7 +95,7 @@ final class ClusterLM: @unchecked Sendable {
     /// p(c | context) for every class id c, computed once per context and kept: the shorter
     /// context's distribution times the context's backoff, with its own continuations put in
     /// (the ARPA rule, one context at a time).
-    func distribution(_ context: [Int32]) -> [Double] {
+    package func distribution(_ context: [Int32]) -> [Double] {
         let key = Self.key(context[...])
         lock.lock()
         if let known = distributions[key] { lock.unlock(); return known }
@@ -140,7 +140,7 @@ extension NgramPredictor {
     /// p(w | h) = (1 − λ) p_word(w | h) + λ p_class(w | h) with the store's class model, or the
     /// word model's back-off probability when it has none; log10, the word n-gram order matched,
     /// and the word model's own value (store units).
-    func interpolatedLogProb(of word: Int32, context h: [Int32]) throws -> (value: Double, order: Int, wordValue: Int) {
+    package func interpolatedLogProb(of word: Int32, context h: [Int32]) throws -> (value: Double, order: Int, wordValue: Int) {
         let lp = try logProb(of: word, context: h)
         let pWord = pow(10, Double(lp.value) / StoreSchema.logScale)
         guard let clusters else { return (log10(pWord), lp.order, lp.value) }
@@ -201,8 +201,8 @@ extension NgramPredictor {
     /// The `limit` allowed words with the highest p_class, best first: a short prefix range is
     /// scored word by word; otherwise each class's members are read best first until they cannot
     /// enter the list (`directScan` forces one way, for tests).
-    func bestByClass(_ clusters: ClusterLM, _ distribution: [Double], range: Range<Int>?, limit: Int,
-                     directScan: Bool? = nil, allowed: (Int32) -> Bool) -> [(id: Int32, p: Double)] {
+    package func bestByClass(_ clusters: ClusterLM, _ distribution: [Double], range: Range<Int>?, limit: Int,
+                             directScan: Bool? = nil, allowed: (Int32) -> Bool) -> [(id: Int32, p: Double)] {
         var best: [(id: Int32, p: Double)] = []
         func offer(_ id: Int32, _ p: Double) {
             if best.count == limit, let last = best.last, p < last.p || (p == last.p && id > last.id) { return }

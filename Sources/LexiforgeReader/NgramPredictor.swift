@@ -48,7 +48,7 @@ public struct Prediction: Sendable, Equatable, CustomStringConvertible {
 public final class NgramPredictor: Sendable {
     public let store: TrainedStore
     public let order: Int
-    let words: [String]
+    package let words: [String]
     let ids: WordIndex
     let unigramLogProb: [Int32]
     /// The largest of ``unigramLogProb`` (what a word no context level continues can get at most,
@@ -59,16 +59,16 @@ public final class NgramPredictor: Sendable {
     /// there (prefix = contiguous range).
     let alphabetical: [Int32]
     let sortedBytes: WordBuffer
-    let alphabeticalPosition: [Int32]
+    package let alphabeticalPosition: [Int32]
     /// Suggestible word ids by descending unigram probability.
     let byProbability: [Int32]
-    let suggestible: [Bool]
+    package let suggestible: [Bool]
     let sql: PredictorSQL
     let hasTopTables: Bool
     /// Sorted continuations of busy contexts read whole (at most 262,144 entries, 2 MB).
     let cache = ContinuationCache(capacity: 1 << 18)
     /// The class-based model interpolated with the word model, when the store has one.
-    let clusters: ClusterLM?
+    package let clusters: ClusterLM?
     /// The suffix rules for unseen forms, when the store has them and they are wanted.
     let forms: FormDeriver?
 
@@ -196,7 +196,7 @@ public final class NgramPredictor: Sendable {
     ///   texts (3 suggestions, presage protocol) this scored +0.57 points on sherlock-holmes and
     ///   −0.24 on pride-and-prejudice, all of that loss in its table of contents ("Chapter 5
     ///   Chapter 6": the digits are unknown, and "chapter" opens sentences in Dorian Gray).
-    func suggestionContext(_ context: [String]) -> [Int32] {
+    package func suggestionContext(_ context: [String]) -> [Int32] {
         var h: [Int32] = []
         for word in context.suffix(max(order - 1, 0)) {
             if let id = ids[word] { h.append(id) } else { h.removeAll() }
@@ -208,7 +208,7 @@ public final class NgramPredictor: Sendable {
     }
 
     /// The alphabetical positions of the words starting with `prefix`.
-    func prefixRange(_ prefix: [UInt8]) -> Range<Int> {
+    package func prefixRange(_ prefix: [UInt8]) -> Range<Int> {
         func lowerBound(_ key: [UInt8], inclusive: Bool) -> Int {
             var lo = 0, hi = sortedBytes.count
             while lo < hi {

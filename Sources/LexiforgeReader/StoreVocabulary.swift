@@ -154,12 +154,12 @@ public enum WordRows {
 /// the blocks it touched. Blocks are kept as bytes (at most ``capacity`` of them: 4,096 blocks,
 /// 262,144 words, about 2.5 MB; then it starts over; en_US is 2,512 blocks, 1.6 MB) and a
 /// spelling is cut out of its block when asked for.
-final class WordTextCache: @unchecked Sendable {
+package final class WordTextCache: @unchecked Sendable {
     let capacity: Int
     private var blocks: [Int64: [UInt8]] = [:]
     private let lock = NSLock()
 
-    init(capacity: Int = 4_096) { self.capacity = capacity }
+    package init(capacity: Int = 4_096) { self.capacity = capacity }
 
     /// The UTF-8 bytes of the spelling of `id` (nil: no such id).
     func bytes(of id: Int64, _ db: Database) throws -> ArraySlice<UInt8>? {
@@ -192,14 +192,14 @@ final class WordTextCache: @unchecked Sendable {
     }
 
     /// The spelling of `id` (nil: no such id).
-    func text(of id: Int64, _ db: Database) throws -> String? {
+    package func text(of id: Int64, _ db: Database) throws -> String? {
         try bytes(of: id, db).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The ids of the words starting with `prefix` (byte order), by range scan of `word_order`:
     /// the row whose first spelling is at most `prefix` (searched by bisection), then on through
     /// the following rows while their words still start with it.
-    func ids(withPrefix prefix: String, _ db: Database) throws -> [Int64] {
+    package func ids(withPrefix prefix: String, _ db: Database) throws -> [Int64] {
         let key = Array(prefix.utf8)
         var result: [Int64] = []
         let first = try Data.fetchOne(db.cachedStatement(sql: "SELECT ids FROM word_order WHERE first_text <= ? ORDER BY first_text DESC LIMIT 1"), arguments: [prefix])

@@ -2,14 +2,14 @@ import Foundation
 import LexiforgeFormat
 
 /// Id by spelling for a vocabulary (`texts` by id), the ids of ``StoreVocabulary`` and ``NgramPredictor``.
-struct WordIndex: Sendable {
+package struct WordIndex: Sendable {
     let texts: [String]
     private var table: SpellingTable
     /// How many different spellings `texts` holds (fewer than its count when one repeats).
-    private(set) var distinct = 0
+    package private(set) var distinct = 0
 
     /// `keepingLast`: a repeated spelling gives its last id (otherwise its first).
-    init(texts: [String], keepingLast: Bool = false) {
+    package init(texts: [String], keepingLast: Bool = false) {
         self.texts = texts
         table = SpellingTable(capacity: texts.count)
         var tags = table.makeTags()
@@ -21,5 +21,5 @@ struct WordIndex: Sendable {
     }
 
     /// The id of `text`, nil when the vocabulary does not hold it.
-    subscript(text: String) -> Int32? { table.find(text) { texts[Int($0)] }.entry }
+    package subscript(text: String) -> Int32? { table.find(text) { texts[Int($0)] }.entry }
 }

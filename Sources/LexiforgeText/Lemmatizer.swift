@@ -63,7 +63,7 @@ public struct LemmaRule: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// ``apply(to:)`` with the form's lowercase already made.
-    func apply(to form: String, lower: String) -> String? {
+    package func apply(to form: String, lower: String) -> String? {
         let base = lowercase ? lower : form
         if remove.isEmpty { return base + append }
         guard base.hasSuffix(remove), base.count > remove.count else { return nil }
@@ -121,7 +121,7 @@ public struct Lemmatizer: Sendable {
     var lexicon: [String: Entry] = [:]
     /// Context (tag, shape, suffix) → rule index → type count.
     var ruleCounts: [ContextKey: RuleCounts] = [:]
-    var rules: [LemmaRule] = []
+    package var rules: [LemmaRule] = []
     /// Every rule's ``LemmaRule/remove`` as UTF-8, one after another: rule i's is
     /// `removeBytes[removeStart[i]..<removeStart[i + 1]]` (flat, so testing a rule copies and
     /// retains nothing).
@@ -149,7 +149,7 @@ public struct Lemmatizer: Sendable {
 
     /// Shape of a word: 0 lowercase, 1 capitalized, 2 capitalized at the sentence start,
     /// 3 all capitals, 4 with a digit or without letters.
-    static func shape(_ form: String, position: Int) -> Int {
+    package static func shape(_ form: String, position: Int) -> Int {
         var letters = 0, upper = 0, digit = false
         var firstUpper = false
         for (k, s) in form.unicodeScalars.enumerated() {
@@ -324,12 +324,17 @@ public struct Lemmatizer: Sendable {
 
     /// Scores of the rules that apply to one form (parallel arrays, by increasing rule index):
     /// merging sorted lists beats a dictionary at this size.
-    struct RuleScores: Sendable, Equatable {
-        var rules: [Int32] = []
-        var scores: [Double] = []
+    package struct RuleScores: Sendable, Equatable {
+        package var rules: [Int32] = []
+        package var scores: [Double] = []
+
+        package init(rules: [Int32] = [], scores: [Double] = []) {
+            self.rules = rules
+            self.scores = scores
+        }
 
         /// Adds `other` (also by increasing rule index), `weight` times its scores.
-        mutating func merge(_ other: RuleScores, weight: Double = 1) {
+        package mutating func merge(_ other: RuleScores, weight: Double = 1) {
             if other.rules.isEmpty { return }
             if rules.isEmpty && weight == 1 { self = other; return }
             var merged = RuleScores()
@@ -353,18 +358,18 @@ public struct Lemmatizer: Sendable {
     /// candidate tags of one unseen word are lemmatized one after another, and each mixes in the
     /// same tag-free scores (``predictedTagFreeWeight``), so they are computed once per form.
     public struct GuessMemo: Sendable {
-        var form = ""
-        var shape = -1
+        package var form = ""
+        package var shape = -1
         var tagFree = RuleScores()
         /// Zeros, one per rule, for ``ruleScores(form:lower:lowerString:tagKey:shape:scratch:)``.
-        var scratch: [Double] = []
+        package var scratch: [Double] = []
         public init() {}
     }
 
     /// Whether `base` (a form, or its lowercase) ends with what a rule removes, leaving something
     /// before it (the cheap test before ``LemmaRule/apply(to:)``).
     @inline(__always)
-    static func endsWith(_ base: UnsafeBufferPointer<UInt8>, _ remove: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func endsWith(_ base: UnsafeBufferPointer<UInt8>, _ remove: UnsafeBufferPointer<UInt8>) -> Bool {
         guard remove.count < base.count else { return remove.isEmpty }
         var i = base.count - remove.count
         for b in remove {
@@ -375,14 +380,14 @@ public struct Lemmatizer: Sendable {
     }
 
     /// Unseen forms: suffix rules, WordNet candidates, validation against known lemmas.
-    func guess(_ form: String, tag: String?, position: Int, predicted: Bool = false) -> String {
+    package func guess(_ form: String, tag: String?, position: Int, predicted: Bool = false) -> String {
         var memo = GuessMemo()
         return guess(form, tag: tag, position: position, predicted: predicted, memo: &memo)
     }
 
     /// ``guess(_:tag:position:predicted:)`` reusing (and updating) the tag-free scores of the
     /// last form guessed (``GuessMemo``); the lemma is the same.
-    func guess(_ form: String, tag: String?, position: Int, predicted: Bool, memo: inout GuessMemo) -> String {
+    package func guess(_ form: String, tag: String?, position: Int, predicted: Bool, memo: inout GuessMemo) -> String {
         let shape = Self.shape(form, position: position)
         let tagKey = tag ?? "*"
         let lower = form.lowercased()

@@ -63,7 +63,7 @@ extension Tokenizer {
 
     /// ``abbreviations`` of up to 7 bytes, packed by ``packed(_:start:end:)``, so that a word
     /// before a period is looked up without making an array.
-    static let packedAbbreviations: Set<UInt64> = Set(abbreviations.filter { $0.count <= 7 }.map { word in
+    package static let packedAbbreviations: Set<UInt64> = Set(abbreviations.filter { $0.count <= 7 }.map { word in
         word.withUnsafeBufferPointer { packed($0, start: 0, end: word.count) }
     })
 

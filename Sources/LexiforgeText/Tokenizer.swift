@@ -68,7 +68,7 @@ public struct Tokenizer: Sendable {
         self.init(mode: mode, asciiFastPath: true)
     }
 
-    init(mode: TokenizerMode, asciiFastPath: Bool) {
+    package init(mode: TokenizerMode, asciiFastPath: Bool) {
         self.mode = mode
         self.asciiFastPath = asciiFastPath
     }

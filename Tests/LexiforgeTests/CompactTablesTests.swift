@@ -1,5 +1,5 @@
 import Foundation
-@testable import LexiforgeReader
+import LexiforgeReader
 import Testing
 
 /// The compact tables that keep a keyboard front end's memory down: the predictor's word buffer

@@ -1,8 +1,8 @@
 import Foundation
-@testable import LexiforgeNgrams
-@testable import LexiforgeBuild
-@testable import LexiforgeEvaluation
-@testable import LexiforgeReader
+import LexiforgeNgrams
+import LexiforgeBuild
+import LexiforgeEvaluation
+import LexiforgeReader
 import LexiforgeStoreWriter
 import LexiforgeTestSupport
 import Testing

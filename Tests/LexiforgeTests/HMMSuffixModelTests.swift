@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LexiforgeFormat
+import LexiforgeFormat
 
 /// The HMM tagger's unknown-word model built depth first over one word buffer and spelling
 /// tables, against the dictionaries it replaced (suffix → counts, suffix → smoothed row), on

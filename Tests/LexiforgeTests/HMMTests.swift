@@ -1,12 +1,12 @@
 import Foundation
 import LexiforgeTestSupport
 import Testing
-@testable import LexiforgeCorpus
-@testable import LexiforgeHMM
-@testable import LexiforgeBuild
-@testable import LexiforgeEvaluation
-@testable import LexiforgeReader
-@testable import LexiforgeStoreWriter
+import LexiforgeCorpus
+import LexiforgeHMM
+import LexiforgeBuild
+import LexiforgeEvaluation
+import LexiforgeReader
+import LexiforgeStoreWriter
 
 /// Fixtures of this suite: Tests/LexiforgeTests/Fixtures/hmm (see the README there).
 private let hmmFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -240,7 +240,8 @@ struct HMMBaumWelchTests {
             var parity = rng.next() % 2
             for _ in 0..<length {
                 if rng.nextUnit() < 0.3 { parity ^= 1 }
-                tokens.append(Int32(3 + 2 * Int(rng.next() % UInt64(vocabulary / 2)) + Int(parity)))
+                let pair: Int = Int(rng.next() % UInt64(vocabulary / 2))
+                tokens.append(Int32(3 + 2 * pair + Int(parity)))
             }
             ends.append(tokens.count)
         }

@@ -1,5 +1,5 @@
 import Foundation
-@testable import LexiforgeText
+import LexiforgeText
 import LexiforgeTestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import LexiforgeBuild
 import LexiforgeFormat
-@testable import LexiforgeNgrams
+import LexiforgeNgrams
 import LexiforgeReader
 import LexiforgeTestSupport
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-@testable import LexiforgeNgrams
+import LexiforgeNgrams
 import Testing
 
 /// Word classes from n-grams sorted on disk (``WordClusters/exchange(_:classes:iterations:budget:)``,

@@ -1,5 +1,5 @@
 import Foundation
-@testable import LexiforgeNgrams
+import LexiforgeNgrams
 import LexiforgeFormat
 import LexiforgeStoreWriter
 import Testing

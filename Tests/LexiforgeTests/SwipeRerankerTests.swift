@@ -1,5 +1,5 @@
 import Foundation
-@testable import LexiforgeReader
+import LexiforgeReader
 import LexiforgeTestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import LexiforgeBuild
 import LexiforgeEvaluation
-@testable import LexiforgeReader
+import LexiforgeReader
 import LexiforgeSwipe
 import LexiforgeTestSupport
 import Testing

@@ -1,4 +1,4 @@
-@testable import LexiforgeText
+import LexiforgeText
 import LexiforgeTestSupport
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import LexiforgeBuild
 import LexiforgeEvaluation
-@testable import LexiforgeReader
+import LexiforgeReader
 import LexiforgeStoreWriter
 import LexiforgeTestSupport
 import Testing

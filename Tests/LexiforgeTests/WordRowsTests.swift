@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-@testable import LexiforgeReader
+import LexiforgeReader
 import LexiforgeTestSupport
 import Testing
 

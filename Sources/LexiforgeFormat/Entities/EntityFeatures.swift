@@ -201,53 +201,62 @@ public enum EntityFeatures {
         // 1 all lowercase, 2 title case (60% of the lettered words after the first capitalized), 0 ordinary.
         let hasLexicon = lexicon != nil, hasClusters = clusters != nil
         let style: UInt64 = !anyUpper ? 1 : (lettered >= 2 && capitalized * 10 >= lettered * 6) ? 2 : 0
-        var keys = [UInt64]()
-        keys.reserveCapacity(n * perWord)
-        for i in 0..<n {
-            let c = i + 2
-            let w = infos[c], p1 = infos[c - 1], p2 = infos[c - 2], n1 = infos[c + 1], n2 = infos[c + 2]
-            let first: UInt64 = i == 0 ? 1 : 0
-            keys.append(key(1, 0))
-            keys.append(key(2, w.form))
-            keys.append(key(3, w.lower))
-            keys.append(key(4, w.shape))
-            keys.append(key(5, w.shortShape))
-            keys.append(key(6, w.prefix.0)); keys.append(key(7, w.prefix.1)); keys.append(key(8, w.prefix.2))
-            keys.append(key(9, w.suffix.0)); keys.append(key(10, w.suffix.1)); keys.append(key(11, w.suffix.2))
-            keys.append(key(12, w.suffix.3))
-            keys.append(key(13, w.caps, first))
-            keys.append(key(14, w.caps, style, first))
-            keys.append(key(15, p1.lower)); keys.append(key(16, n1.lower))
-            keys.append(key(17, p2.lower)); keys.append(key(18, n2.lower))
-            keys.append(key(19, p1.shape)); keys.append(key(20, n1.shape))
-            keys.append(key(21, p1.lower, w.lower)); keys.append(key(22, w.lower, n1.lower))
-            keys.append(key(23, p1.shortShape, w.shortShape, n1.shortShape))
-            keys.append(key(24, w.gazetteer))
-            keys.append(key(25, w.gazetteer, w.caps))
-            keys.append(key(26, p1.gazetteer, w.gazetteer))
-            keys.append(key(27, w.gazetteer, n1.gazetteer))
-            keys.append(key(28, p1.caps, w.caps, n1.caps))
-            keys.append(key(29, p1.form, w.caps))
-            keys.append(key(30, w.lower, style))
-            keys.append(key(31, w.tag))
-            keys.append(key(32, p1.tag, w.tag))
-            keys.append(key(33, w.tag, n1.tag))
-            keys.append(key(34, w.tag, w.caps, first))
-            // A resource's value as templates `t`: alone, with the capitalization class, with the
-            // previous word's and the next word's; 0 (no feature) without the resource.
-            func resource(_ present: Bool, _ t: UInt64, _ p: UInt64, _ v: UInt64, _ n: UInt64) {
-                guard present else { keys.append(contentsOf: repeatElement(0, count: 4)); return }
-                keys.append(key(t, v)); keys.append(key(t + 1, v, w.caps)); keys.append(key(t + 2, p, v)); keys.append(key(t + 3, v, n))
+        // Written through a buffer of the final size: 48 inlined `Array.append`s made this one
+        // function take half a minute of the optimizer in a release build.
+        return [UInt64](unsafeUninitializedCapacity: n * perWord) { keys, initialized in
+            var j = 0
+            func put(_ k: UInt64) {
+                precondition(j < keys.count, "EntityFeatures.extract: more than \(perWord) keys per word")
+                keys[j] = k
+                j += 1
             }
-            resource(hasLexicon, 35, p1.lexicon, w.lexicon, n1.lexicon)
-            keys.append(key(39, n1.form, w.caps))
-            keys.append(key(40, p2.shortShape, p1.shortShape, w.shortShape))
-            keys.append(key(41, w.shortShape, n1.shortShape, n2.shortShape))
-            keys.append(key(42, p1.tag, w.tag, n1.tag))
-            resource(hasClusters, 43, p1.cluster, w.cluster, n1.cluster)
-            keys.append(hasClusters ? key(47, p1.cluster) : 0)
-            keys.append(hasClusters ? key(48, n1.cluster) : 0)
+            for i in 0..<n {
+                let c = i + 2
+                let w = infos[c], p1 = infos[c - 1], p2 = infos[c - 2], n1 = infos[c + 1], n2 = infos[c + 2]
+                let first: UInt64 = i == 0 ? 1 : 0
+                put(key(1, 0))
+                put(key(2, w.form))
+                put(key(3, w.lower))
+                put(key(4, w.shape))
+                put(key(5, w.shortShape))
+                put(key(6, w.prefix.0)); put(key(7, w.prefix.1)); put(key(8, w.prefix.2))
+                put(key(9, w.suffix.0)); put(key(10, w.suffix.1)); put(key(11, w.suffix.2))
+                put(key(12, w.suffix.3))
+                put(key(13, w.caps, first))
+                put(key(14, w.caps, style, first))
+                put(key(15, p1.lower)); put(key(16, n1.lower))
+                put(key(17, p2.lower)); put(key(18, n2.lower))
+                put(key(19, p1.shape)); put(key(20, n1.shape))
+                put(key(21, p1.lower, w.lower)); put(key(22, w.lower, n1.lower))
+                put(key(23, p1.shortShape, w.shortShape, n1.shortShape))
+                put(key(24, w.gazetteer))
+                put(key(25, w.gazetteer, w.caps))
+                put(key(26, p1.gazetteer, w.gazetteer))
+                put(key(27, w.gazetteer, n1.gazetteer))
+                put(key(28, p1.caps, w.caps, n1.caps))
+                put(key(29, p1.form, w.caps))
+                put(key(30, w.lower, style))
+                put(key(31, w.tag))
+                put(key(32, p1.tag, w.tag))
+                put(key(33, w.tag, n1.tag))
+                put(key(34, w.tag, w.caps, first))
+                // A resource's value as templates `t`: alone, with the capitalization class, with the
+                // previous word's and the next word's; 0 (no feature) without the resource.
+                func resource(_ present: Bool, _ t: UInt64, _ p: UInt64, _ v: UInt64, _ n: UInt64) {
+                    guard present else { for _ in 0..<4 { put(0) }; return }
+                    put(key(t, v)); put(key(t + 1, v, w.caps)); put(key(t + 2, p, v)); put(key(t + 3, v, n))
+                }
+                resource(hasLexicon, 35, p1.lexicon, w.lexicon, n1.lexicon)
+                put(key(39, n1.form, w.caps))
+                put(key(40, p2.shortShape, p1.shortShape, w.shortShape))
+                put(key(41, w.shortShape, n1.shortShape, n2.shortShape))
+                put(key(42, p1.tag, w.tag, n1.tag))
+                resource(hasClusters, 43, p1.cluster, w.cluster, n1.cluster)
+                put(hasClusters ? key(47, p1.cluster) : 0)
+                put(hasClusters ? key(48, n1.cluster) : 0)
+            }
+            precondition(j == n * perWord, "EntityFeatures.extract wrote \(j) keys for \(n) words")
+            initialized = j
         }
-        return keys
     }
 }

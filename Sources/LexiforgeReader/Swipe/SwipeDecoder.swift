@@ -215,8 +215,46 @@ public struct SwipeCandidate: Sendable, Equatable, CustomStringConvertible {
         /// (``SwipeDecoderOptions/localityLow``, `localityHigh`, `localitySlack`): the words the
         /// constraint would cap (DTW-scored candidates).
         public var outsideLocality = false
+
+        package init(endpoints: Double = 0.0, lengthLogRatio: Double = 0.0, missed: Double = 0.0,
+                     start: Double = 0.0, end: Double = 0.0, keys: Int = 0,
+                     dwell: Double = 0.0, dwellWorst: Double = 0.0, dwellCorners: Double = 0.0,
+                     keyMatch: Double = 0.0, keyMatchWorst: Double = 0.0,
+                     turns: Double = 0.0, turnsWorst: Double = 0.0, turnCorners: Double = 0.0,
+                     startTurn: Double = 0.0, endTurn: Double = 0.0, outsideLocality: Bool = false) {
+            self.endpoints = endpoints
+            self.lengthLogRatio = lengthLogRatio
+            self.missed = missed
+            self.start = start
+            self.end = end
+            self.keys = keys
+            self.dwell = dwell
+            self.dwellWorst = dwellWorst
+            self.dwellCorners = dwellCorners
+            self.keyMatch = keyMatch
+            self.keyMatchWorst = keyMatchWorst
+            self.turns = turns
+            self.turnsWorst = turnsWorst
+            self.turnCorners = turnCorners
+            self.startTurn = startTurn
+            self.endTurn = endTurn
+            self.outsideLocality = outsideLocality
+        }
     }
     public var terms = Terms()
+
+    package init(word: String, id: Int64, score: Double, cost: Double, frequency: Int, location: Double = 0, shape: Double = 0,
+                 contextLogProbability: Double? = nil, terms: Terms = Terms()) {
+        self.word = word
+        self.id = id
+        self.score = score
+        self.cost = cost
+        self.frequency = frequency
+        self.location = location
+        self.shape = shape
+        self.contextLogProbability = contextLogProbability
+        self.terms = terms
+    }
 
     public var description: String { String(format: "%@ (score %.2f, cost %.3f, f=%d)", word, score, cost, frequency) }
 }
@@ -645,14 +683,14 @@ public struct SwipeDecoder: Sendable {
     static let lnFrequencyStep = log(1.15)
 
     /// The swipe resampled for the location and shape channels, and the per-word comparison.
-    struct Channels {
+    package struct Channels {
         let n: Int
         /// Resampled swipe (x0, y0, x1, y1, …) and its normalised copy.
-        var points: [Double]
+        package var points: [Double]
         var normalised: [Double]
         let minimumSize: Double
 
-        init(swipe: [SwipePoint], options: SwipeDecoderOptions) {
+        package init(swipe: [SwipePoint], options: SwipeDecoderOptions) {
             let n = max(2, options.resamplePoints)
             self.n = n
             minimumSize = options.shapeMinimumSize
@@ -731,8 +769,8 @@ public struct SwipeDecoder: Sendable {
         /// `abandons` holds for the mean over `n` of the squares summed so far (asked every eight
         /// points), which must then hold for every greater mean (the sum only grows). The squares
         /// are summed in one order, so a word drawn whole gets the same distance either way.
-        @inline(__always) func templateLocation(of path: ArraySlice<UInt8>, centres: [SwipePoint], lengths: inout [Double],
-                                                into out: inout [Double], abandons: (Double) -> Bool) -> Double? {
+        @inline(__always) package func templateLocation(of path: ArraySlice<UInt8>, centres: [SwipePoint], lengths: inout [Double],
+                                                        into out: inout [Double], abandons: (Double) -> Bool) -> Double? {
             if lengths.count < path.count { lengths = [Double](repeating: 0, count: path.count) }
             let n = self.n
             var sum = 0.0

@@ -262,7 +262,7 @@ public indirect enum VocabPredicate: Hashable, Sendable, CustomStringConvertible
     /// proper prefix first), without sorting: the lists agree up to the smallest element `k` in
     /// only one of the sets; if `k` is in `x`, `x` comes first unless `y` has nothing after `k`
     /// (then `y` is a prefix of `x`); if `k` is in `y`, `x` comes first when it has nothing after `k`.
-    static func sortedPrecedes<T: Hashable>(_ x: Set<T>, _ y: Set<T>, _ less: (T, T) -> Bool) -> Bool {
+    package static func sortedPrecedes<T: Hashable>(_ x: Set<T>, _ y: Set<T>, _ less: (T, T) -> Bool) -> Bool {
         var k: T?
         var inX = false
         for e in x where !y.contains(e) && (k.map { less(e, $0) } ?? true) { k = e; inX = true }
