@@ -43,6 +43,14 @@ for mode in context no-context; do
   say "decoder on 20,000 real swipes ($REAL), $mode, 5 folds by user, one core ($KEYBOARD):"
   taskset -c 0 "$BIN" eval swipe "$KEYBOARD" --traces "$REAL" --folds 5 --misses 0 $flag | tail -9 | tee -a "$REPORT"
 done
+# Does the generator predict real accuracy? Synthetic swipes of the very words the real ones
+# swiped (each once, in order), on the real keyboard, decoded as the real ones are without context.
+say ""
+say "synthetic swipes of the same 20,000 words (swipe generate --compare --same-words, seed 2026: the generator's statistics beside the real swipes'), no context, one core:"
+"$BIN" swipe generate --compare "$REAL" --same-words --seed 2026 -o "$WORK/same-words.jsonl" 2>&1 | tee -a "$REPORT"
+taskset -c 0 "$BIN" eval swipe "$KEYBOARD" --traces "$WORK/same-words.jsonl" --misses 0 |
+  grep -e '^all swipes' -e '^word in the dictionary:' | sed 's/^/synthetic, /' | tee -a "$REPORT"
+say "(compare with the real swipes' no-context lines above, in-sample, and their nested figure below)"
 # A held-out set is smaller than these 20,000 swipes, so a larger share of its swipes are a
 # device's first (the dictionary adapted to its keyboard inside the timing) and its run's first:
 # ten groups of users (md5 of the id, mod 10), each decoded by a run of its own, as a held-out file is.
