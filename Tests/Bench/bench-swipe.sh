@@ -44,7 +44,8 @@ for mode in context no-context; do
   taskset -c 0 "$BIN" eval swipe "$KEYBOARD" --traces "$REAL" --folds 5 --misses 0 $flag | tail -9 | tee -a "$REPORT"
 done
 # Does the generator predict real accuracy? Synthetic swipes of the very words the real ones
-# swiped (each once, in order), on the real keyboard, decoded as the real ones are without context.
+# swiped (each once, in order; on the generator's keyboard, not each person's), decoded as the real
+# ones are without context.
 say ""
 say "synthetic swipes of the same 20,000 words (swipe generate --compare --same-words, seed 2026: the generator's statistics beside the real swipes'), no context, one core:"
 "$BIN" swipe generate --compare "$REAL" --same-words --seed 2026 -o "$WORK/same-words.jsonl" 2>&1 | tee -a "$REPORT"
