@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Text-stage figures for `make bench` (called by bench.sh; appends to its report).
+# Text-stage figures for `make bench` (called by bench.sh; appends to its report; runs alone too).
 # Tokenization F1 and lemma accuracy on UD English EWT dev (lemmatizer trained on train),
 # tokenizer speed on gutenberg-11m (best of 3), each printed with its anchor.
 set -euo pipefail
@@ -7,6 +7,7 @@ cd "$(dirname "$0")/../.."
 BIN=${BIN:-.build/release/lexiforge}
 REPORT=${REPORT:-Artifacts/bench/report.txt}
 . Tests/Bench/lib.sh   # say, ratio, best_of_3
+SHARED_DATA=${SHARED_DATA:-$(cd .. && pwd)/shared/data}
 UD="$SHARED_DATA/ud"
 say ""
 say "## Text processing (UD English EWT dev; lemmatizer trained on EWT train + WordNet)"
