@@ -13,7 +13,6 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-.build/release/lexiforge}
 REPORT=${REPORT:-/dev/null}
-SHARED_DATA=${SHARED_DATA:-$(cd .. && pwd)/shared/data}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 . Tests/Bench/lib.sh   # say, ratio, best_of_3

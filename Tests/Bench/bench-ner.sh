@@ -11,7 +11,6 @@ BIN="${BIN:-.build/release/lexiforge}"
 OUT=Artifacts/bench
 mkdir -p "$OUT"
 REPORT="${REPORT:-$OUT/report.txt}"
-SHARED_DATA="${SHARED_DATA:-$(cd .. && pwd)/shared/data}"
 DATA=Corpora/data
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

@@ -7,7 +7,6 @@ cd "$(dirname "$0")/../.."
 BIN=${BIN:-.build/release/lexiforge}
 REPORT=${REPORT:-Artifacts/bench/report.txt}
 . Tests/Bench/lib.sh   # say, ratio, best_of_3
-SHARED_DATA=${SHARED_DATA:-$(cd .. && pwd)/shared/data}
 UD="$SHARED_DATA/ud"
 say ""
 say "## Text processing (UD English EWT dev; lemmatizer trained on EWT train + WordNet)"

@@ -1,5 +1,7 @@
 # Shared by the Tests/Bench scripts (sourced after they cd to the repository root and set REPORT;
 # best_of_3 also needs WORK, a scratch folder).
+# SHARED_DATA: the third-party data (`make` exports it; ../shared/data when a script runs alone).
+SHARED_DATA=${SHARED_DATA:-$(cd .. && pwd)/shared/data}
 # say: print a line and append it to the report.
 say() { echo "$*" | tee -a "$REPORT"; }
 # ratio A B: A / B with three decimals.
