@@ -48,6 +48,8 @@ struct DecoderOptions: ParsableArguments {
     var localityCaps = false
     @Option(help: "Length filter: a tap (a swipe under 0.3 key widths) keeps words up to this long (key widths; default: any length; 0: the bound of other swipes).")
     var tapLengthBound: Double?
+    @Flag(help: "Never propose words the wordlist marks possibly_offensive (as completions do by default).")
+    var blockOffensive = false
 
     func validate() throws {
         if let shortlist, shortlist < 1 { throw ValidationError("--shortlist must be at least 1") }
@@ -71,6 +73,7 @@ struct DecoderOptions: ParsableArguments {
         if let localityHigh { o.localityHigh = localityHigh }
         if let localitySlack { o.localitySlack = localitySlack }
         if localityCaps { o.localityCaps = true }
+        if blockOffensive { o.allowOffensive = false }
         return o
     }
 }

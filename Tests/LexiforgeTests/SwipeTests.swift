@@ -376,6 +376,14 @@ struct SwipeGeneratorTests {
 
 @Suite("swipe features in a store")
 struct SwipeStoreTests {
+    /// A store of the wordlist `fixture` with qwerty features, in `folder`.
+    static func store(_ fixture: String, in folder: TemporaryFolder) throws -> String {
+        let store = folder.file("tiny.sqlite")
+        _ = try WordlistImport.run(WordlistImportConfig(inputs: [fixture], output: store), progress: StageProgress(quiet: true))
+        _ = try SwipeFeatureBuild.run(storePath: store, layout: .qwerty)
+        return store
+    }
+
     @Test("features round-trip through the store; words without a path are skipped")
     func roundTrip() throws {
         let folder = try TemporaryFolder("lexiforge-swipe")
@@ -400,6 +408,18 @@ struct SwipeStoreTests {
         #expect(throws: SwipeStoreError.self) { try opened.swipeDictionary(layout: "azerty") }
     }
 
+    @Test("the store's possibly_offensive words are flagged, not_a_word ones left out")
+    func offensiveFlags() throws {
+        // Fixtures/wordlist/tiny.combined: "thug" possibly_offensive=true, "thx" not_a_word=true.
+        let folder = try TemporaryFolder("lexiforge-swipe-flags")
+        let store = try Self.store(Paths.fixture("wordlist/tiny.combined"), in: folder)
+        let dictionary = try TrainedStore(path: store).swipeDictionary(layout: "qwerty")
+        let thug = try #require(dictionary.index(of: "thug")), the = try #require(dictionary.index(of: "the"))
+        #expect(dictionary.possiblyOffensive[thug] && !dictionary.possiblyOffensive[the])
+        #expect(dictionary.index(of: "thx") == nil)
+        #expect(dictionary.possiblyOffensive.filter { $0 }.count == 1)
+    }
+
     /// The load reads the rows with raw SQLite calls (no `Row` per word); each damage must still
     /// be an error naming the file, the column and what is wrong, never a crash or a decoder
     /// indexing past the layout. Fixture: tiny.combined's store as in `roundTrip`, damaged with
@@ -417,10 +437,7 @@ struct SwipeStoreTests {
     ])
     func damaged(_ damage: (sql: String, message: String)) throws {
         let folder = try TemporaryFolder("lexiforge-swipe")
-        let store = folder.file("tiny.sqlite")
-        _ = try WordlistImport.run(WordlistImportConfig(inputs: [SwipeFixture.path("tiny.combined")], output: store),
-                                   progress: StageProgress(quiet: true))
-        _ = try SwipeFeatureBuild.run(storePath: store, layout: .qwerty)
+        let store = try Self.store(SwipeFixture.path("tiny.combined"), in: folder)
         let copy = try ClassifyTests.damagedCopy(of: store, in: folder, damage.sql)
         let error = try #require(throws: (any Error).self) { try TrainedStore(path: copy).swipeDictionary(layout: "qwerty") }
         #expect("\(error)".contains(copy) && "\(error)".contains(damage.message), "\(error)")
@@ -603,6 +620,33 @@ struct SwipeContextTests {
         let withContext = decoder.decode(points, context: try predictor.distribution(after: ["we", "sat"])).candidates[0]
         #expect(withContext.contextLogProbability != nil)
         #expect(decoder.decode(points).candidates[0].contextLogProbability == nil)
+    }
+
+    @Test("words marked possibly offensive are proposed only when allowed, with a context and without")
+    func offensive() throws {
+        let folder = try TemporaryFolder("lexiforge-swipe-offensive")
+        let predictor = try NgramPredictor(store: TrainedStore(path: try Self.store(in: folder)))
+        var builder = SwipeDictionary.Builder(layout: .qwerty)
+        // "bus" is marked here (no list marks it): the corpus knows it after "the".
+        for (word, marked) in [("bus", true), ("bud", false), ("bust", false), ("the", false), ("on", false)] {
+            builder.add(word: word, id: Int64(predictor.id(of: word) ?? 0), frequency: 150, possiblyOffensive: marked)
+        }
+        // Case variants: the entry is marked as the spelling it proposes is.
+        builder.add(word: "john", id: 0, frequency: 120, possiblyOffensive: true)
+        builder.add(word: "John", id: 0, frequency: 180)
+        let dictionary = builder.build()
+        var blocking = SwipeDecoderOptions()
+        blocking.allowOffensive = false
+        for context in [nil, try predictor.distribution(after: ["we", "sat", "on", "the"])] {
+            let allowed = SwipeDecoder(dictionary: dictionary).decode(SwipeFixture.perfect("bus"), context: context).candidates.map(\.word)
+            let blocked = SwipeDecoder(dictionary: dictionary, options: blocking).decode(SwipeFixture.perfect("bus"), context: context)
+                .candidates.map(\.word)
+            #expect(allowed.first == "bus", "\(allowed)")
+            #expect(!blocked.contains("bus") && !blocked.isEmpty, "\(blocked)")
+        }
+        let john = try #require(dictionary.index(of: "john"))
+        #expect(dictionary.words[john] == "John" && !dictionary.possiblyOffensive[john])
+        #expect(SwipeDecoder(dictionary: dictionary, options: blocking).decode(SwipeFixture.perfect("john")).candidates.first?.word == "John")
     }
 
     /// A store of a hand-written corpus where "I'm", "It's", "What's" and "I'll" open sentences,

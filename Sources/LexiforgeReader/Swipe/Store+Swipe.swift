@@ -23,7 +23,9 @@ extension TrainedStore {
     }
 
     /// Loads the swipe dictionary of one layout into memory (the thesis keeps it in memory too):
-    /// every word's features, text and lexicon frequency, grouped by first key.
+    /// every word's features, text and lexicon frequency, grouped by first key. Words marked
+    /// `not_a_word` are left out; those marked `possibly_offensive` are kept and flagged
+    /// (``SwipeDictionary/possiblyOffensive``), so each decoder chooses whether to propose them.
     ///
     /// - Throws: ``SwipeStoreError/noFeatures(_:_:)`` when the store has none for `layout`.
     /// - Complexity: O(n) rows, one read; about 0.25 s for en_US's 161,000 words after the
@@ -41,13 +43,16 @@ extension TrainedStore {
             // details (such as not-a-word) only for uncommon entries.
             let hasLexicon = try db.tableExists("lexicon_frequency")
             let runs = hasLexicon ? try LexiconFrequencyRuns(db) : nil
-            // Only the words marked not-a-word matter here (`word_id` is the table's key: one row a word).
-            var notAWord = Set<Int64>()
+            // Only the words marked not-a-word (never proposed) and possibly offensive (proposed
+            // when the decoder allows them) matter here (`word_id` is the table's key: one row a word).
+            var notAWord = Set<Int64>(), offensive = Set<Int64>()
             if hasLexicon {
                 let details = try Row.fetchCursor(db, sql: "SELECT word_id, attributes FROM lexicon_detail")
                 while let row = try details.next() {
                     let id = try row.integer(0, "lexicon_detail", "word_id")
-                    if try row.int(1, "lexicon_detail", "attributes") & Int(LexiconAttributes.notAWord.rawValue) != 0 { notAWord.insert(id) }
+                    let attributes = LexiconAttributes(rawValue: try row.int(1, "lexicon_detail", "attributes"))
+                    if attributes.contains(.notAWord) { notAWord.insert(id) }
+                    if attributes.contains(.possiblyOffensive) { offensive.insert(id) }
                 }
             }
             func lexiconFrequency(of id: Int64) -> Int? { runs.map { $0.frequency(of: id) } ?? 128 }
@@ -83,7 +88,7 @@ extension TrainedStore {
                 builder.add(word: vocabulary.texts[Int(wordID)], id: wordID, keys: keys, length: Double(length) / SwipeFeatures.lengthScale,
                             startAngle: SwipeFeatures.startAngle(stored: Int(try RawColumn.integer(row, 5, "`swipe_feature.start_angle`", in: -128...127))),
                             secondDistance: Double(try RawColumn.integer(row, 6, "`swipe_feature.second_distance`", in: 0...127)) / SwipeFeatures.distanceScale,
-                            frequency: frequency)
+                            frequency: frequency, possiblyOffensive: offensive.contains(wordID))
             }
             return (consume builder).build()   // moved, so the build compacts its arrays in place instead of copying them
         }

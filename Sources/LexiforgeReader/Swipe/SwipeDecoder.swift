@@ -108,6 +108,11 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
 
     /// Candidates returned.
     public var limit = 4
+
+    /// Whether words whose wordlist marks them `possibly_offensive` (``SwipeDictionary/possiblyOffensive``)
+    /// may be proposed. LatinIME blocks them unless the user allows them, and so do completions
+    /// (``TrainedStore/completions(of:limit:allowOffensive:)``).
+    public var allowOffensive = true
     /// The best this many shortlisted words (by ``selection``'s weights, else the linear score;
     /// DTW included) are reordered by ``SwipeReranker`` (its weights for decoding with or without
     /// a context); 0 keeps the linear order.
@@ -520,6 +525,9 @@ public struct SwipeDecoder: Sendable {
         let termsLower = lengthWeight >= 0 && channelsLower
         var priors: [Double] = [], lms: [Double] = [], rest: [Double] = []
         let unigrams = context.map { entryUnigrams.values(for: $0.unigrams, wordIDs: dictionary.wordIDs) } ?? []
+        // Words the options do not allow are passed over like words the filters drop.
+        let blocksOffensive = !options.allowOffensive
+        let offensive = dictionary.possiblyOffensive
         for group in groups {
             let startSquared = group.start, endSquared = group.end
             let entries = group.entries
@@ -540,8 +548,10 @@ public struct SwipeDecoder: Sendable {
                             var best = -Double.infinity
                             for j in stride(from: entries.count - 1, through: 0, by: -1) {
                                 let i = entries.lowerBound + j
-                                // A word the other two filters drop gets no prior (-∞) and is passed over.
-                                guard directionKeeps(swipe, i), lengthKeeps(swipe, i) else { priors[j] = -.infinity; rest[j] = best; continue }
+                                // A word the other two filters drop (or the options do not allow) gets no prior (-∞) and is passed over.
+                                guard directionKeeps(swipe, i), lengthKeeps(swipe, i), !(blocksOffensive && offensive[i]) else {
+                                    priors[j] = -.infinity; rest[j] = best; continue
+                                }
                                 // The lexicon prior plus ln p(word | context), each weighed.
                                 let lexicon = Double(Int(dictionary.frequency[i]) - 255) * Self.lnFrequencyStep
                                 let lm = context.log10Probability(of: dictionary.wordIDs[i], unigram: unigrams[i]) * M_LN10
@@ -565,7 +575,7 @@ public struct SwipeDecoder: Sendable {
                 // rest of the work.
                 let full = shortlist.count >= size
                 if full && falls && termsLower && (context == nil ? prior : rest[j]) - startWeight * startSquared - endWeight * endSquared <= floor { break }
-                guard context == nil ? directionKeeps(swipe, i) && lengthKeeps(swipe, i) : prior > -.infinity else { continue }
+                guard context == nil ? directionKeeps(swipe, i) && lengthKeeps(swipe, i) && !(blocksOffensive && offensive[i]) : prior > -.infinity else { continue }
                 // The ends alone often settle it, before the logarithm of the lengths is taken.
                 if full && termsLower && prior - startWeight * startSquared - endWeight * endSquared <= floor { continue }
                 let ratio = log((swipe.length + 1) / (Double(dictionary.length[i]) + 1))

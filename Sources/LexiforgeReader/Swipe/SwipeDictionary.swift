@@ -25,6 +25,9 @@ public struct SwipeDictionary: Sendable {
     public let secondDistance: [Float]
     /// Lexicon frequency 0-255.
     public let frequency: [UInt8]
+    /// Whether the entry's spelling is marked `possibly_offensive` in its wordlist: the decoder
+    /// proposes it only when ``SwipeDecoderOptions/allowOffensive`` is set, as completions do.
+    public let possiblyOffensive: [Bool]
     /// The entries of first key f and last key l are `groupStart[f · K + l] ..< groupStart[f · K + l + 1]`
     /// (K keys), most frequent first (in the order added on a tie); those of first key f are
     /// `groupStart[f · K] ..< groupStart[(f + 1) · K]`.
@@ -91,7 +94,7 @@ public struct SwipeDictionary: Sendable {
         }
         return SwipeDictionary(layout: layout, words: words, wordIDs: wordIDs, keys: keys, pathStart: pathStart,
                                length: length, startAngle: angle, secondDistance: second, frequency: frequency,
-                               groupStart: groupStart, foldedIndex: foldedIndex)
+                               possiblyOffensive: possiblyOffensive, groupStart: groupStart, foldedIndex: foldedIndex)
     }
 
     /// Collects entries; ``build()`` groups them.
@@ -99,6 +102,7 @@ public struct SwipeDictionary: Sendable {
         let layout: SwipeLayout
         var words: [String] = [], ids: [Int64] = [], keys: [UInt8] = [], starts: [Int32] = [0]
         var length: [Float] = [], angle: [Float] = [], second: [Float] = [], frequency: [UInt8] = []
+        var offensive: [Bool] = []
 
         public init(layout: SwipeLayout) { self.layout = layout }
 
@@ -109,25 +113,28 @@ public struct SwipeDictionary: Sendable {
             keys.reserveCapacity(keys.count + keyCount); starts.reserveCapacity(starts.count + entries)
             length.reserveCapacity(length.count + entries); angle.reserveCapacity(angle.count + entries)
             second.reserveCapacity(second.count + entries); frequency.reserveCapacity(frequency.count + entries)
+            offensive.reserveCapacity(offensive.count + entries)
         }
 
+        /// Adds a word with its features; `possiblyOffensive` as its wordlist marks the spelling.
         public mutating func add(word: String, id: Int64, keys path: [UInt8], length l: Double, startAngle: Double,
-                                 secondDistance: Double, frequency f: Int) {
+                                 secondDistance: Double, frequency f: Int, possiblyOffensive: Bool = false) {
             words.append(word); ids.append(id)
             keys.append(contentsOf: path); starts.append(Int32(keys.count))
             length.append(Float(l)); angle.append(Float(startAngle)); second.append(Float(secondDistance))
-            frequency.append(UInt8(clamping: f))
+            frequency.append(UInt8(clamping: f)); offensive.append(possiblyOffensive)
         }
 
         /// Adds a word with features computed on the layout (tests, small lexicons).
-        public mutating func add(word: String, id: Int64 = 0, frequency: Int) {
+        public mutating func add(word: String, id: Int64 = 0, frequency: Int, possiblyOffensive: Bool = false) {
             guard let f = SwipeFeatures(word: word, layout: layout) else { return }
             add(word: word, id: id, keys: f.keys, length: f.length, startAngle: f.startAngle,
-                secondDistance: f.secondDistance, frequency: frequency)
+                secondDistance: f.secondDistance, frequency: frequency, possiblyOffensive: possiblyOffensive)
         }
 
         /// Merges case variants (see the type's discussion) and groups entries by first and last
-        /// key, most frequent first.
+        /// key, most frequent first. An entry is possibly offensive when the spelling it proposes
+        /// is ("john" may be, "John" is not).
         ///
         /// Within a group, entries of equal frequency keep the order in which their first variant
         /// was added. The per-entry arrays are compacted in place (an entry's representative is
@@ -166,13 +173,13 @@ public struct SwipeDictionary: Sendable {
                 guard r != g else { b.frequency[g] = best[g]; continue }
                 b.words[g] = b.words[r]; b.ids[g] = b.ids[r]
                 b.length[g] = b.length[r]; b.angle[g] = b.angle[r]; b.second[g] = b.second[r]
-                b.frequency[g] = best[g]
+                b.frequency[g] = best[g]; b.offensive[g] = b.offensive[r]
             }
             rep = []; best = []
             if count < n {
                 b.words.removeLast(n - count); b.ids.removeLast(n - count)
                 b.length.removeLast(n - count); b.angle.removeLast(n - count); b.second.removeLast(n - count)
-                b.frequency.removeLast(n - count)
+                b.frequency.removeLast(n - count); b.offensive.removeLast(n - count)
             }
             b.keys = []; b.starts = []
             // Group order: a stable counting sort by frequency (highest first), then a stable one
@@ -207,9 +214,10 @@ public struct SwipeDictionary: Sendable {
             keys = []; starts = []
             func reordered<T>(_ values: inout [T]) { values = order.map { values[Int($0)] } }
             reordered(&b.words); reordered(&b.ids); reordered(&b.length); reordered(&b.angle); reordered(&b.second); reordered(&b.frequency)
+            reordered(&b.offensive)
             return SwipeDictionary(layout: b.layout, words: b.words, wordIDs: b.ids, keys: pathKeys, pathStart: pathStarts,
                                    length: b.length, startAngle: b.angle, secondDistance: b.second,
-                                   frequency: b.frequency, groupStart: groupStart, foldedIndex: index)
+                                   frequency: b.frequency, possiblyOffensive: b.offensive, groupStart: groupStart, foldedIndex: index)
         }
     }
 }
