@@ -89,6 +89,11 @@ public enum SwipeEval {
         /// In-dictionary swipes whose word passed the filters and made the DTW shortlist.
         public var shortlistKept = 0
         public var withContext = 0
+        /// Swipes with a word the wordlist marks `possibly_offensive` (``SwipeDictionary/possiblyOffensive``),
+        /// other than the swiped one, among the top 4, and first; counted when the dictionary marks
+        /// any word (``marksOffensive``).
+        public var offensiveShown = 0, offensiveFirst = 0
+        public var marksOffensive = false
         public var latenciesMs: [Double] = []
         /// The decoding thread's CPU time per swipe: the latency on a core of its own, without the
         /// waits of a machine shared with other work.
@@ -132,6 +137,10 @@ public enum SwipeEval {
                 "words after the filters: median \(c.isEmpty ? 0 : c[c.count / 2]), max \(c.last ?? 0)",
                 String(format: "dictionary load %.2f s", loadSeconds),
             ]
+            if marksOffensive {
+                lines.insert("a word marked possibly_offensive (not the swiped one) among the top 4: \(pct(offensiveShown, swipes)) of swipes, first in \(pct(offensiveFirst, swipes))",
+                             at: lines.count - 1)
+            }
             if !title.isEmpty { lines.insert(title, at: 0) }
             for m in misses.prefix(listMisses) { lines.append("  miss: \(m.word) → \(m.got.joined(separator: ", "))") }
             return lines.joined(separator: "\n")
@@ -147,6 +156,7 @@ public enum SwipeEval {
             afterWords += o.afterWords; top1AfterWords += o.top1AfterWords; top4AfterWords += o.top4AfterWords
             afterSentence += o.afterSentence; top1AfterSentence += o.top1AfterSentence; top4AfterSentence += o.top4AfterSentence
             withContext += o.withContext
+            offensiveShown += o.offensiveShown; offensiveFirst += o.offensiveFirst; marksOffensive = marksOffensive || o.marksOffensive
             latenciesMs += o.latenciesMs; cpuMs += o.cpuMs; candidatesAfterFilters += o.candidatesAfterFilters
             misses += o.misses
         }
@@ -166,6 +176,9 @@ public enum SwipeEval {
         public let matchIndex: [String: Int]
         /// The prompts' words as a keyboard would have committed them (nil without a model).
         let spelling: SwipeCommittedSpelling?
+        /// Whether the dictionary marks any word possibly offensive (the report then counts how
+        /// often the decoder proposes one).
+        let marksOffensive: Bool
 
         public init(storePath: String, layout: String?, options: SwipeDecoderOptions, useContext: Bool = true) throws {
             store = try TrainedStore(path: storePath)
@@ -176,6 +189,7 @@ public enum SwipeEval {
             predictor = useContext ? model : nil
             matchIndex = SwipeEval.matchIndex(base)
             spelling = model == nil ? nil : SwipeCommittedSpelling(dictionary: base)
+            marksOffensive = base.possiblyOffensive.contains(true)
         }
 
         /// `traces` with the words before each swipe spelled as a keyboard would have committed
@@ -302,6 +316,12 @@ public enum SwipeEval {
         }
         let got = result.candidates.map(\.word)
         let key = matchKey(word)
+        if session.marksOffensive {   // outside the timing: four look-ups by spelling
+            report.marksOffensive = true
+            let shown = got.map { w in matchKey(w) != key && decoder.dictionary.index(of: w).map { decoder.dictionary.possiblyOffensive[$0] } == true }
+            if shown.contains(true) { report.offensiveShown += 1 }
+            if shown.first == true { report.offensiveFirst += 1 }
+        }
         let hit1 = got.first.map(matchKey) == key, hit4 = got.contains(where: { matchKey($0) == key })
         if hit1 { report.top1 += 1 }
         if hit4 { report.top4 += 1 } else { report.misses.append((word, got)) }

@@ -41,7 +41,7 @@ for mode in context no-context; do
   flag=""; [ "$mode" = no-context ] && flag="--no-context"
   say ""
   say "decoder on 20,000 real swipes ($REAL), $mode, 5 folds by user, one core ($KEYBOARD):"
-  taskset -c 0 "$BIN" eval swipe "$KEYBOARD" --traces "$REAL" --folds 5 --misses 0 $flag | tail -9 | tee -a "$REPORT"
+  taskset -c 0 "$BIN" eval swipe "$KEYBOARD" --traces "$REAL" --folds 5 --misses 0 $flag | tail -10 | tee -a "$REPORT"
 done
 # Does the generator predict real accuracy? Synthetic swipes of the very words the real ones
 # swiped (each once, in order; on the generator's keyboard, not each person's), decoded as the real

@@ -420,6 +420,28 @@ struct SwipeStoreTests {
         #expect(dictionary.possiblyOffensive.filter { $0 }.count == 1)
     }
 
+    @Test("eval swipe counts the swipes that proposed a marked word; blocked, none")
+    func offensiveReport() throws {
+        let folder = try TemporaryFolder("lexiforge-swipe-flags-eval")
+        let store = try Self.store(Paths.fixture("wordlist/tiny.combined"), in: folder)
+        // Two perfect swipes of "thug" (marked), the first labelled "thud" (no such word here): that
+        // one proposes a marked word that is not the swiped one, first.
+        let traces = folder.file("swipes.jsonl")
+        let points = SwipeFixture.perfect("thug")
+        let lines = ["thud", "thug"].map { word in
+            SwipeTraceWriter.line(word: word, layout: .qwerty, points: points, times: points.indices.map { Double($0) * 20 })
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: traces, atomically: true, encoding: .utf8)
+        let allowed = try SwipeEval.run(storePath: store, tracesPath: traces, layout: nil, options: SwipeDecoderOptions())[0]
+        #expect(allowed.marksOffensive && allowed.offensiveShown == 1 && allowed.offensiveFirst == 1 && allowed.top1InDictionary == 1,
+                "\(allowed.render())")
+        #expect(allowed.render().contains("possibly_offensive (not the swiped one) among the top 4: 50.00% of swipes, first in 50.00%"))
+        var blocking = SwipeDecoderOptions()
+        blocking.allowOffensive = false
+        let blocked = try SwipeEval.run(storePath: store, tracesPath: traces, layout: nil, options: blocking)[0]
+        #expect(blocked.offensiveShown == 0 && blocked.top4 == 0 && blocked.inDictionary == 1, "\(blocked.render())")
+    }
+
     /// The load reads the rows with raw SQLite calls (no `Row` per word); each damage must still
     /// be an error naming the file, the column and what is wrong, never a crash or a decoder
     /// indexing past the layout. Fixture: tiny.combined's store as in `roundTrip`, damaged with
