@@ -94,6 +94,10 @@ public enum SwipeEval {
         /// any word (``marksOffensive``).
         public var offensiveShown = 0, offensiveFirst = 0
         public var marksOffensive = false
+        /// Swipes whose word only the user's words add (``SwipeDictionary/adding(_:id:)``: not
+        /// counted in ``inDictionary``, which stays the store's words), and their hits.
+        public var userWords = 0, top1UserWords = 0, top4UserWords = 0
+        public var addsUserWords = false
         public var latenciesMs: [Double] = []
         /// The decoding thread's CPU time per swipe: the latency on a core of its own, without the
         /// waits of a machine shared with other work.
@@ -137,6 +141,10 @@ public enum SwipeEval {
                 "words after the filters: median \(c.isEmpty ? 0 : c[c.count / 2]), max \(c.last ?? 0)",
                 String(format: "dictionary load %.2f s", loadSeconds),
             ]
+            if addsUserWords {
+                lines.insert("word among the user's words only (\(userWords)): top-1 \(pct(top1UserWords, userWords))  top-4 \(pct(top4UserWords, userWords))",
+                             at: 5)
+            }
             if marksOffensive {
                 lines.insert("a word marked possibly_offensive (not the swiped one) among the top 4: \(pct(offensiveShown, swipes)) of swipes, first in \(pct(offensiveFirst, swipes))",
                              at: lines.count - 1)
@@ -157,6 +165,8 @@ public enum SwipeEval {
             afterSentence += o.afterSentence; top1AfterSentence += o.top1AfterSentence; top4AfterSentence += o.top4AfterSentence
             withContext += o.withContext
             offensiveShown += o.offensiveShown; offensiveFirst += o.offensiveFirst; marksOffensive = marksOffensive || o.marksOffensive
+            userWords += o.userWords; top1UserWords += o.top1UserWords; top4UserWords += o.top4UserWords
+            addsUserWords = addsUserWords || o.addsUserWords
             latenciesMs += o.latenciesMs; cpuMs += o.cpuMs; candidatesAfterFilters += o.candidatesAfterFilters
             misses += o.misses
         }
@@ -179,16 +189,28 @@ public enum SwipeEval {
         /// Whether the dictionary marks any word possibly offensive (the report then counts how
         /// often the decoder proposes one).
         let marksOffensive: Bool
+        /// The match keys of the words only the user's words add (empty without them).
+        let userOnly: Set<String>
+        let addsUserWords: Bool
 
-        public init(storePath: String, layout: String?, options: SwipeDecoderOptions, useContext: Bool = true) throws {
+        /// `userWords`: a user's own words and their frequencies, added to the store's
+        /// (``SwipeDictionary/adding(_:id:)``, with the language model's id when it has the word).
+        public init(storePath: String, layout: String?, options: SwipeDecoderOptions, useContext: Bool = true,
+                    userWords: [(word: String, frequency: Int)] = []) throws {
             store = try TrainedStore(path: storePath)
             let layoutName = try layout ?? store.swipeLayouts().first ?? "qwerty"
-            base = try store.swipeDictionary(layout: layoutName)
+            let stored = try store.swipeDictionary(layout: layoutName)
             self.options = options
-            model = store.hasLanguageModel ? try NgramPredictor(store: store, derivedForms: false) : nil
+            let model = store.hasLanguageModel ? try NgramPredictor(store: store, derivedForms: false) : nil
+            self.model = model
             predictor = useContext ? model : nil
+            spelling = model == nil ? nil : SwipeCommittedSpelling(dictionary: stored)
+            let storedKeys = Set(stored.words.map(SwipeEval.matchKey))
+            userOnly = Set(userWords.map { SwipeEval.matchKey($0.word) }).subtracting(storedKeys)
+            addsUserWords = !userWords.isEmpty
+            let vocabulary = try store.vocabulary()
+            base = userWords.isEmpty ? stored : stored.adding(userWords) { vocabulary.id(of: $0) }
             matchIndex = SwipeEval.matchIndex(base)
-            spelling = model == nil ? nil : SwipeCommittedSpelling(dictionary: base)
             marksOffensive = base.possiblyOffensive.contains(true)
         }
 
@@ -237,9 +259,9 @@ public enum SwipeEval {
     }
 
     public static func run(storePath: String, tracesPath: String, layout: String?, options: SwipeDecoderOptions,
-                           useContext: Bool = true, folds: Int = 1) throws -> [Report] {
+                           useContext: Bool = true, folds: Int = 1, userWords: [(word: String, frequency: Int)] = []) throws -> [Report] {
         let started = Date()
-        let session = try Session(storePath: storePath, layout: layout, options: options, useContext: useContext)
+        let session = try Session(storePath: storePath, layout: layout, options: options, useContext: useContext, userWords: userWords)
         let load = Date().timeIntervalSince(started)
         let (read, errors) = try SwipeTraceReader.read(path: tracesPath, layout: session.base.layout)
         let traces = try session.committed(read)
@@ -325,6 +347,13 @@ public enum SwipeEval {
         let hit1 = got.first.map(matchKey) == key, hit4 = got.contains(where: { matchKey($0) == key })
         if hit1 { report.top1 += 1 }
         if hit4 { report.top4 += 1 } else { report.misses.append((word, got)) }
+        report.addsUserWords = session.addsUserWords
+        if session.userOnly.contains(key) {
+            report.userWords += 1
+            if hit1 { report.top1UserWords += 1 }
+            if hit4 { report.top4UserWords += 1 }
+            return
+        }
         guard let i = session.matchIndex[key] else { return }
         report.inDictionary += 1
         if hit1 { report.top1InDictionary += 1 }
@@ -361,9 +390,12 @@ public enum SwipeDecode {
     /// else (no per-geometry cache, no evaluation index). Each trace's points are still mapped
     /// with its own key rectangles; only the dictionary's row height is the first trace's.
     public static func run(storePath: String, tracePath: String, layout: String?, options: SwipeDecoderOptions,
-                           useContext: Bool = true, frontEnd: Bool = false) throws -> (lines: [String], errors: [SwipeTraceError], warnings: [String]) {
-        if frontEnd { return try runAsFrontEnd(storePath: storePath, tracePath: tracePath, layout: layout, options: options, useContext: useContext) }
-        let session = try SwipeEval.Session(storePath: storePath, layout: layout, options: options, useContext: useContext)
+                           useContext: Bool = true, frontEnd: Bool = false,
+                           userWords: [(word: String, frequency: Int)] = []) throws -> (lines: [String], errors: [SwipeTraceError], warnings: [String]) {
+        if frontEnd {
+            return try runAsFrontEnd(storePath: storePath, tracePath: tracePath, layout: layout, options: options, useContext: useContext, userWords: userWords)
+        }
+        let session = try SwipeEval.Session(storePath: storePath, layout: layout, options: options, useContext: useContext, userWords: userWords)
         let (traces, errors) = try SwipeTraceReader.read(path: tracePath, layout: session.base.layout)
         var lines: [String] = [], warnings: [String] = []
         for trace in traces {
@@ -381,12 +413,14 @@ public enum SwipeDecode {
     }
 
     static func runAsFrontEnd(storePath: String, tracePath: String, layout: String?, options: SwipeDecoderOptions,
-                              useContext: Bool) throws -> (lines: [String], errors: [SwipeTraceError], warnings: [String]) {
+                              useContext: Bool, userWords: [(word: String, frequency: Int)]) throws -> (lines: [String], errors: [SwipeTraceError], warnings: [String]) {
         let store = try TrainedStore(path: storePath)
         let layoutName = try layout ?? store.swipeLayouts().first ?? "qwerty"
         // The stored dictionary lives only until it is adapted, as in `swipeDictionary(layout:).adapted(to:)`.
         let (decoder, traces, errors) = try { () throws -> (SwipeDecoder, [SwipeTrace], [SwipeTraceError]) in
-            let base = try store.swipeDictionary(layout: layoutName)
+            let stored = try store.swipeDictionary(layout: layoutName)
+            let vocabulary = try store.vocabulary()
+            let base = userWords.isEmpty ? stored : stored.adding(userWords) { vocabulary.id(of: $0) }
             let (traces, errors) = try SwipeTraceReader.read(path: tracePath, layout: base.layout)
             let ratio = ((traces.first?.rowHeightRatio ?? base.layout.rowHeightRatio) * 100).rounded() / 100
             let dictionary = base.adapted(to: try base.layout.withRowHeightRatio(ratio))

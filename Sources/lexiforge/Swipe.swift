@@ -96,6 +96,14 @@ struct RerankOption: ParsableArguments {
     }
 }
 
+/// A user's own words added to the store's (`swipe decode`, `eval swipe`).
+struct UserWordsOption: ParsableArguments {
+    @Option(help: "A user's own words to add to the store's: a text file, one word a line, optionally a TAB and a frequency 0-255 (default 128).")
+    var userWords: String?
+
+    func read() throws -> [(word: String, frequency: Int)] { try userWords.map(SwipeUserWords.read(path:)) ?? [] }
+}
+
 struct SwipeFeaturesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "features",
@@ -198,11 +206,12 @@ struct SwipeDecodeCommand: ParsableCommand {
     @OptionGroup var reranking: RerankOption
     @Flag(help: "Decode as a keyboard front end does (to measure its memory): one dictionary, adapted to the first trace's keyboard, and the language model; no per-keyboard cache.")
     var frontEnd = false
+    @OptionGroup var user: UserWordsOption
 
     func run() throws {
         try runReportingErrors {
             let (lines, errors, warnings) = try SwipeDecode.run(storePath: store, tracePath: trace, layout: decoder.layout, options: reranking.applied(to: decoder.options),
-                                                                  useContext: !decoder.noContext, frontEnd: frontEnd)
+                                                                  useContext: !decoder.noContext, frontEnd: frontEnd, userWords: try user.read())
             for line in lines { print(line) }
             let notes = warnings.map { "warning: \(trace): \($0)" } + errors.map { "error: \($0)" }
             if !notes.isEmpty { FileHandle.standardError.write(Data((notes.joined(separator: "\n") + "\n").utf8)) }
@@ -236,11 +245,12 @@ struct EvalSwipe: ParsableCommand {
     var misses = 10
     @Option(help: "Report K folds split by the traces' \"user\" (a stable hash), and their total.")
     var folds = 1
+    @OptionGroup var user: UserWordsOption
 
     func run() throws {
         try runReportingErrors {
             let reports = try SwipeEval.run(storePath: store, tracesPath: traces, layout: decoder.layout, options: reranking.applied(to: decoder.options),
-                                            useContext: !decoder.noContext, folds: folds)
+                                            useContext: !decoder.noContext, folds: folds, userWords: try user.read())
             if reports.count > 1 {
                 var total = SwipeEval.Report()
                 for r in reports { print(r.render(listMisses: 0)); print(""); total.add(r) }

@@ -238,6 +238,45 @@ struct SwipeDecoderTests {
         #expect(decoded.first == "Portland" && decoded.filter { $0.lowercased() == "portland" }.count == 1)
     }
 
+    @Test("a user's words join the dictionary; the other entries decode as before")
+    func userWords() throws {
+        let words = [("hello", 120), ("help", 150), ("jello", 60), ("still", 100), ("salt", 90), ("world", 140)]
+        let dictionary = SwipeFixture.dictionary(words)
+        // "lexiforge" is new; "Salt" joins "salt" and, more frequent, is proposed; "MP3" has no key path.
+        let added = dictionary.adding([("lexiforge", 128), ("Salt", 200), ("MP3", 200)]) { $0 == "lexiforge" ? 77 : nil }
+        #expect(added.count == dictionary.count + 1)
+        let lexiforge = try #require(added.index(of: "LEXIFORGE"))
+        #expect(added.words[lexiforge] == "lexiforge" && added.frequency[lexiforge] == 128 && added.wordIDs[lexiforge] == 77)
+        let salt = try #require(added.index(of: "salt"))
+        #expect(added.words[salt] == "Salt" && added.frequency[salt] == 200)
+        #expect(SwipeDecoder(dictionary: dictionary).decode(SwipeFixture.perfect("lexiforge")).candidates.first?.word != "lexiforge")
+        #expect(SwipeDecoder(dictionary: added).decode(SwipeFixture.perfect("lexiforge")).candidates.first?.word == "lexiforge")
+        // Entries keep their features and group order: with a word of other end keys added, the
+        // same decodes for the words already there ("Salt" above changes salt's frequency, which
+        // decides between "still" and "salt").
+        let unrelated = dictionary.adding([("lexiforge", 128)])
+        for word in ["hello", "help", "still", "salt", "world"] {
+            let before = SwipeDecoder(dictionary: dictionary).decode(SwipeFixture.perfect(word)).candidates
+            let after = SwipeDecoder(dictionary: unrelated).decode(SwipeFixture.perfect(word)).candidates
+            #expect(before.map(\.word) == after.map(\.word) && before.map(\.score) == after.map(\.score), "\(word)")
+        }
+        let i = try #require(dictionary.index(of: "world")), j = try #require(added.index(of: "world"))
+        #expect(Array(dictionary.path(i)) == Array(added.path(j)) && dictionary.length[i] == added.length[j])
+    }
+
+    @Test("a user's words file: words and frequencies; every bad line reported with its number")
+    func userWordsFile() throws {
+        let folder = try TemporaryFolder("lexiforge-swipe-user-words")
+        let good = folder.file("good.txt"), bad = folder.file("bad.txt")
+        try "\u{FEFF}# my words\r\nLexiforge\r\n\r\nDynegy\t200\r\n".write(toFile: good, atomically: true, encoding: .utf8)
+        let words = try SwipeUserWords.read(path: good)
+        #expect(words.map(\.word) == ["Lexiforge", "Dynegy"] && words.map(\.frequency) == [SwipeUserWords.defaultFrequency, 200])
+        try "ok\nnew york\nbig\t256\nsmall\tmany\nfine\t0\ta\tb\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let error = try #require(throws: PipelineError.self) { try SwipeUserWords.read(path: bad) }
+        #expect(error.problems.map { $0.components(separatedBy: ": ")[0] } == ["\(bad):2", "\(bad):3", "\(bad):4", "\(bad):5"], "\(error)")
+        #expect(throws: PipelineError.self) { try SwipeUserWords.read(path: folder.file("absent.txt")) }
+    }
+
     @Test("a dictionary adapted to another row height keeps paths and recomputes lengths")
     func adapted() throws {
         let dictionary = SwipeFixture.dictionary(Self.words)
@@ -440,6 +479,25 @@ struct SwipeStoreTests {
         blocking.allowOffensive = false
         let blocked = try SwipeEval.run(storePath: store, tracesPath: traces, layout: nil, options: blocking)[0]
         #expect(blocked.offensiveShown == 0 && blocked.top4 == 0 && blocked.inDictionary == 1, "\(blocked.render())")
+    }
+
+    @Test("eval swipe with a user's words: their swipes are counted apart from the store's words")
+    func userWordsReport() throws {
+        let folder = try TemporaryFolder("lexiforge-swipe-user-eval")
+        let store = try Self.store(Paths.fixture("wordlist/tiny.combined"), in: folder)
+        let traces = folder.file("swipes.jsonl"), user = folder.file("user.txt")
+        let lines = ["quiz", "the"].map { word in
+            let points = SwipeFixture.perfect(word)
+            return SwipeTraceWriter.line(word: word, layout: .qwerty, points: points, times: points.indices.map { Double($0) * 20 })
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: traces, atomically: true, encoding: .utf8)
+        try "quiz\nthe\n".write(toFile: user, atomically: true, encoding: .utf8)   // "the" is the store's already
+        let without = try SwipeEval.run(storePath: store, tracesPath: traces, layout: nil, options: SwipeDecoderOptions())[0]
+        #expect(without.top1 == 1 && without.inDictionary == 1 && !without.addsUserWords)
+        let with = try SwipeEval.run(storePath: store, tracesPath: traces, layout: nil, options: SwipeDecoderOptions(),
+                                     userWords: try SwipeUserWords.read(path: user))[0]
+        #expect(with.top1 == 2 && with.inDictionary == 1 && with.userWords == 1 && with.top1UserWords == 1, "\(with.render())")
+        #expect(with.render().contains("word among the user's words only (1): top-1 100.00%"))
     }
 
     /// The load reads the rows with raw SQLite calls (no `Row` per word); each damage must still
