@@ -205,7 +205,8 @@ public enum SwipeEval {
             self.model = model
             predictor = useContext ? model : nil
             spelling = model == nil ? nil : SwipeCommittedSpelling(dictionary: stored)
-            let storedKeys = Set(stored.words.map(SwipeEval.matchKey))
+            // The store's words by match key, only to tell the user's words apart (a pass over every word).
+            let storedKeys = userWords.isEmpty ? [] : Set(stored.words.map(SwipeEval.matchKey))
             userOnly = Set(userWords.map { SwipeEval.matchKey($0.word) }).subtracting(storedKeys)
             addsUserWords = !userWords.isEmpty
             let vocabulary = try store.vocabulary()

@@ -105,13 +105,13 @@ public struct SwipeDictionary: Sendable {
     /// from an entry joins it (the more frequent spelling is proposed), and a word without a key
     /// path on the layout ("MP3") is skipped. The entries keep their order within each group of
     /// end keys, so a dictionary rebuilt this way decodes as the original did but for the words
-    /// added. About 0.7 s for en_US's 161,000 words (the case-folded index is built again): once
-    /// when the user's words change, not per swipe.
+    /// added. For en_US's 161,000 words about 0.1 s and, while it runs, a second dictionary's
+    /// memory (about 12 MB): once when the user's words change, not per swipe.
     public func adding(_ added: [(word: String, frequency: Int)], id: (String) -> Int64? = { _ in nil }) -> SwipeDictionary {
         var builder = Builder(layout: layout)
         builder.reserveCapacity(entries: count + added.count, keys: keys.count + added.reduce(0) { $0 + $1.word.count })
         for i in 0 ..< count {
-            builder.add(word: words[i], id: wordIDs[i], keys: Array(path(i)), length: Double(length[i]), startAngle: Double(startAngle[i]),
+            builder.add(word: words[i], id: wordIDs[i], keys: path(i), length: Double(length[i]), startAngle: Double(startAngle[i]),
                         secondDistance: Double(secondDistance[i]), frequency: Int(frequency[i]), possiblyOffensive: possiblyOffensive[i])
         }
         for (word, frequency) in added { builder.add(word: word, id: id(word) ?? -1, frequency: frequency) }
@@ -138,7 +138,7 @@ public struct SwipeDictionary: Sendable {
         }
 
         /// Adds a word with its features; `possiblyOffensive` as its wordlist marks the spelling.
-        public mutating func add(word: String, id: Int64, keys path: [UInt8], length l: Double, startAngle: Double,
+        public mutating func add(word: String, id: Int64, keys path: some Collection<UInt8>, length l: Double, startAngle: Double,
                                  secondDistance: Double, frequency f: Int, possiblyOffensive: Bool = false) {
             words.append(word); ids.append(id)
             keys.append(contentsOf: path); starts.append(Int32(keys.count))
