@@ -113,6 +113,7 @@ public struct SwipeDecoderOptions: Sendable, Equatable {
     /// may be proposed. LatinIME blocks them unless the user allows them, and so do completions
     /// (``TrainedStore/completions(of:limit:allowOffensive:)``).
     public var allowOffensive = true
+
     /// The best this many shortlisted words (by ``selection``'s weights, else the linear score;
     /// DTW included) are reordered by ``SwipeReranker`` (its weights for decoding with or without
     /// a context); 0 keeps the linear order.
@@ -548,7 +549,8 @@ public struct SwipeDecoder: Sendable {
                             var best = -Double.infinity
                             for j in stride(from: entries.count - 1, through: 0, by: -1) {
                                 let i = entries.lowerBound + j
-                                // A word the other two filters drop (or the options do not allow) gets no prior (-∞) and is passed over.
+                                // A word the other two filters drop, or the options do not allow, gets no
+                                // prior (-∞) and is passed over.
                                 guard directionKeeps(swipe, i), lengthKeeps(swipe, i), !(blocksOffensive && offensive[i]) else {
                                     priors[j] = -.infinity; rest[j] = best; continue
                                 }

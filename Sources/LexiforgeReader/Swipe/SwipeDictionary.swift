@@ -99,9 +99,9 @@ public struct SwipeDictionary: Sendable {
 
     /// The same dictionary with `added` words, a user's own (names, contacts, slang: the words a
     /// keyboard's "add to dictionary" keeps), each with a lexicon frequency (0-255, the wordlist's
-    /// scale; on real swipes added words decoded best near 128: docs/swipe.md) and, when the language model knows the
-    /// word, its id there (`id`, nil: the model's unknown-word probability, as for any word it
-    /// lacks). Features are measured on this dictionary's layout; a word that differs only in case
+    /// scale; on real swipes added words decoded best near 128: docs/swipe.md) and, when the
+    /// language model knows the word, its id there (`id`, nil: the model's unknown-word
+    /// probability, as for any word it lacks). Features are measured on this dictionary's layout; a word that differs only in case
     /// from an entry joins it (the more frequent spelling is proposed), and a word without a key
     /// path on the layout ("MP3") is skipped. The entries keep their order within each group of
     /// end keys, so a dictionary rebuilt this way decodes as the original did but for the words
