@@ -122,13 +122,13 @@ public enum NerBuild {
                                          tokens: trainer.tokens, sentences: trainer.sentenceCount, vocabulary: 0)
         provenance.extra[StoreSchema.MetaKey.entities] = MetaJSON.encode(Description(
             featureVersion: Int(StoreSchema.Entities.featureVersion), epochs: config.epochs, seed: UInt64(config.seed), gazetteer: config.gazetteer,
-            lexicon: lexicon.count, clusters: clusters.count, types: model.labels.types, features: model.features.count, repairedLines: repaired, weights: files.map { Double($0.weight) }))
+            lexicon: lexicon.count, clusters: clusters.count, types: model.labels.types, features: model.table.count, repairedLines: repaired, weights: files.map { Double($0.weight) }))
         if let upos { provenance.extra[StoreSchema.MetaKey.hmm] = upos.description }
         var meta = provenance.rows
         meta[StoreSchema.MetaKey.vocabulary] = nil
         try StoreWriter.writeEntities(model, hmm: upos?.tables, meta: meta, to: file)
         let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
-        return (trainer.sentenceCount, trainer.tokens, model.features.count, bytes)
+        return (trainer.sentenceCount, trainer.tokens, model.table.count, bytes)
     }
 
     /// `eval ner STORE FILE...`: exact-span scores of the store's tagger on gold files.

@@ -53,12 +53,11 @@ extension StoreWriter {
                 }
             }
             let feature = try db.makeStatement(sql: "INSERT INTO entity_feature(key, weights) VALUES (?, ?)")
-            let entries = model.features.entries.sorted { Int64(bitPattern: $0.key) < Int64(bitPattern: $1.key) }
             var blob = Data(count: 4 * L)
-            for entry in entries {
+            for entry in model.table.entries {
                 blob.withUnsafeMutableBytes { raw in
                     for y in 0..<L {
-                        raw.storeBytes(of: model.weights[Int(entry.row) * L + y].bitPattern.littleEndian, toByteOffset: 4 * y, as: UInt32.self)
+                        raw.storeBytes(of: entry.weights[y].bitPattern.littleEndian, toByteOffset: 4 * y, as: UInt32.self)
                     }
                 }
                 try feature.execute(arguments: [Int64(bitPattern: entry.key), blob])

@@ -79,6 +79,37 @@ struct EntityTaggerTests {
         #expect(run { p, y in p == 1 && y == 2 ? -10 : 0 } == [1, 0])
     }
 
+
+    @Test("weight table: keys that share a home slot, duplicates refused, the store's order, sums equal to one key at a time")
+    func weightTable() {
+        var table = EntityWeightTable(labels: 3, capacity: 4)   // 16 slots
+        // 5, 21 and 37 share home slot 5; 1 << 40 and (1 << 40) | 5 differ only in the high half.
+        let keys: [UInt64] = [5, 21, 37, 1 << 40, (1 << 40) | 5, UInt64.max]
+        for (k, key) in keys.enumerated() {
+            let added = table.insert(key, weights: [Float(k), -Float(k), 0.5])
+            #expect(added)
+        }
+        let again = table.insert(21, weights: [9, 9, 9])
+        #expect(!again)
+        #expect(table.count == keys.count)
+        #expect(table.weights(21) == [1, -1, 0.5])
+        #expect(table.weights((1 << 40) | 5) == [4, -4, 0.5])
+        #expect(table.weights(53) == nil && table.weights(0) == nil)
+        // Signed order: UInt64.max (−1) first.
+        #expect(table.entries.map(\.key) == [UInt64.max, 5, 21, 37, 1 << 40, (1 << 40) | 5])
+        // Two words of four keys (0: none; 53 and 6: unknown).
+        let sentence: [UInt64] = [37, 0, 53, 5, UInt64.max, 21, 6, (1 << 40) | 5]
+        var emission = [Float](repeating: 0, count: 2 * 3)
+        table.accumulate(sentence, perWord: 4, into: &emission)
+        var expected = [Float](repeating: 0, count: 2 * 3)
+        for (j, key) in sentence.enumerated() {
+            guard let w = table.weights(key) else { continue }
+            for y in 0..<3 { expected[j / 4 * 3 + y] += w[y] }
+        }
+        #expect(emission == expected)
+        let byHand: [Float] = [2, -2, 1, 10, -10, 1.5]   // 37 and 5; UInt64.max, 21 and (1 << 40) | 5
+        #expect(emission == byHand)
+    }
     @Test("spans and exact-span scores")
     func scoring() {
         #expect(EntitySpan.spans(["B-PER", "I-PER", "O", "B-LOC", "I-LOC", "I-ORG"]) ==

@@ -8,8 +8,9 @@
 public struct EntityGazetteer: Sendable {
     /// Phrase → count per type (indexed like the model's types).
     public private(set) var counts: [String: [Int32]] = [:]
-    /// First words of the phrases, to skip most words with one lookup.
-    private var firstWords: Set<String> = []
+    /// First word → the longest phrase starting with it, in words: most words are skipped with
+    /// one lookup, and no longer phrase is joined to be looked up.
+    private var firstWords: [String: Int] = [:]
     public let typeCount: Int
     /// The longest phrase, in words.
     public private(set) var maxLength = 0
@@ -23,7 +24,7 @@ public struct EntityGazetteer: Sendable {
         guard !words.isEmpty, words.count <= Self.longestPhrase else { return }
         let phrase = words.joined(separator: " ")
         counts[phrase, default: [Int32](repeating: 0, count: typeCount)][type] += count
-        firstWords.insert(words[0])
+        firstWords[words[0]] = max(firstWords[words[0], default: 0], words.count)
         maxLength = max(maxLength, words.count)
     }
 
@@ -32,7 +33,7 @@ public struct EntityGazetteer: Sendable {
     public func match(_ lowered: [String], excluding: [String: [Int32]]? = nil) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: lowered.count)
         guard maxLength > 0 else { return out }
-        matchLongestFirst(count: lowered.count, longest: { firstWords.contains(lowered[$0]) ? maxLength : nil }) { i, length in
+        matchLongestFirst(count: lowered.count, longest: { firstWords[lowered[$0]] }) { i, length in
             let phrase = joinedPhrase(lowered, i, length)
             guard var row = counts[phrase] else { return false }
             if let own = excluding?[phrase] { for t in row.indices { row[t] -= own[t] } }

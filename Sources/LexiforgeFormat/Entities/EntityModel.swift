@@ -27,9 +27,8 @@ public struct EntityLabels: Sendable, Equatable {
 /// features f of word i (``EntityFeatures``) and the transition weights t (y₀ the start).
 public struct EntityModel: Sendable {
     public let labels: EntityLabels
-    public let features: FeatureTable
-    /// `row * labels.count + label`.
-    public let weights: [Float]
+    /// Every feature's key with its weight per label.
+    public let table: EntityWeightTable
     /// `(previous + 1) * labels.count + label`; previous −1 is the start.
     public let transitions: [Float]
     public let gazetteer: EntityGazetteer
@@ -40,14 +39,28 @@ public struct EntityModel: Sendable {
     /// Word classes learnt from unlabelled text, empty for none.
     public let clusters: EntityClusters
 
+    /// A model of features given as a key table and its weight rows (`row * labels.count + label`).
     public init(labels: EntityLabels, features: FeatureTable, weights: [Float], transitions: [Float],
                 gazetteer: EntityGazetteer, tagging: EntityTagging? = nil, lexicon: EntityLexicon = EntityLexicon(),
                 clusters: EntityClusters = EntityClusters()) {
         precondition(weights.count == features.count * labels.count)
+        let L = labels.count
+        var table = EntityWeightTable(labels: L, capacity: features.count)
+        for entry in features.entries {
+            let base = Int(entry.row) * L
+            table.insert(entry.key, weights: weights[base..<(base + L)])
+        }
+        self.init(labels: labels, table: table, transitions: transitions, gazetteer: gazetteer, tagging: tagging,
+                  lexicon: lexicon, clusters: clusters)
+    }
+
+    public init(labels: EntityLabels, table: EntityWeightTable, transitions: [Float],
+                gazetteer: EntityGazetteer, tagging: EntityTagging? = nil, lexicon: EntityLexicon = EntityLexicon(),
+                clusters: EntityClusters = EntityClusters()) {
+        precondition(table.labels == labels.count)
         precondition(transitions.count == (labels.count + 1) * labels.count)
         self.labels = labels
-        self.features = features
-        self.weights = weights
+        self.table = table
         self.transitions = transitions
         self.gazetteer = gazetteer
         self.tagging = tagging
@@ -71,12 +84,11 @@ public struct EntityModel: Sendable {
     public func decode(_ words: [String]) -> [Int] {
         guard !words.isEmpty else { return [] }
         let keys = Self.features(words, gazetteer: gazetteer, tagging: tagging, lexicon: lexicon, clusters: clusters)
-        return weights.withUnsafeBufferPointer { w in
-            Self.viterbi(keys, count: words.count, labels: labels) { key in
-                let row = features.row(key)
-                let base = Int(row) * labels.count
-                return row < 0 ? nil : UnsafeBufferPointer(rebasing: w[base..<(base + labels.count)])
-            } transition: { transitions[($0 + 1) * labels.count + $1] }
+        var emission = [Float](repeating: 0, count: words.count * labels.count)
+        table.accumulate(keys, perWord: EntityFeatures.perWord, into: &emission)
+        return transitions.withUnsafeBufferPointer { t in
+            let L = labels.count
+            return Self.viterbi(emission: emission, count: words.count, labels: labels) { t[($0 + 1) * L + $1] }
         }
     }
 
@@ -145,6 +157,15 @@ public struct EntityModel: Sendable {
                 for y in 0..<L { emission[i * L + y] += w[y] }
             }
         }
+        return viterbi(emission: emission, count: n, labels: labels, transition: transition)
+    }
+
+    /// Viterbi over `count` words whose label scores are `emission` (`labels.count` per word),
+    /// with `transition(prev, label)`.
+    @inlinable
+    public static func viterbi(emission: [Float], count n: Int, labels: EntityLabels,
+                               transition: (Int, Int) -> Float) -> [Int] {
+        let L = labels.count
         var score = [Float](repeating: 0, count: n * L)
         var back = [Int32](repeating: 0, count: n * L)
         for y in 0..<L {

@@ -137,21 +137,22 @@ extension TrainedStore {
                 transitions[(prev + 1) * L + label] = Float(try row.real(2, "entity_transition", "weight", finite: true))
             }
             let rowCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM entity_feature") ?? 0
-            var table = FeatureTable(capacity: max(rowCount, 16))
-            var weights = [Float](repeating: 0, count: rowCount * L)
+            var table = EntityWeightTable(labels: L, capacity: rowCount)
+            var weights = [Float](repeating: 0, count: L)
             let cursor = try Row.fetchCursor(db, sql: "SELECT key, weights FROM entity_feature")
             while let row = try cursor.next() {
                 let key = UInt64(bitPattern: try row.integer(0, "entity_feature", "key"))
                 guard key != 0, let blob = try row.optionalBlob(1, "entity_feature", "weights"), blob.count == 4 * L else {
                     throw StoreDamage("entity_feature: a key of 0 or weights that are not \(L) Float32 values")
                 }
-                let r = Int(table.insert(key))
-                guard r * L < weights.count else { throw StoreDamage("entity_feature: duplicate keys") }
+                // count(*) sized the table: a damaged store could hold more rows than that.
+                guard table.count < rowCount else { throw StoreDamage("entity_feature: more rows than count(*) reports") }
                 blob.withUnsafeBytes { raw in
                     for y in 0..<L {
-                        weights[r * L + y] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * y, as: UInt32.self)))
+                        weights[y] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * y, as: UInt32.self)))
                     }
                 }
+                guard table.insert(key, weights: weights) else { throw StoreDamage("entity_feature: duplicate keys") }
             }
             guard table.count == rowCount else { throw StoreDamage("entity_feature: duplicate keys") }
             var gazetteer = EntityGazetteer(typeCount: types.count)
@@ -174,11 +175,11 @@ extension TrainedStore {
             while let row = try clusterRows.next() {
                 classes[try row.text(0, "entity_cluster", "word")] = UInt16(try row.int(1, "entity_cluster", "cluster", in: 1...65535))
             }
-            return (labels, table, weights, transitions, gazetteer, lexicon, EntityClusters(classes: classes))
+            return (labels, table, transitions, gazetteer, lexicon, EntityClusters(classes: classes))
         }
-        let (labels, table, weights, transitions, gazetteer, lexicon, clusters) = parts
+        let (labels, table, transitions, gazetteer, lexicon, clusters) = parts
         let tagging = hasHMM ? EntityTagging(tables: try hmmTables()) : nil
-        return (EntityModel(labels: labels, features: table, weights: weights, transitions: transitions, gazetteer: gazetteer,
+        return (EntityModel(labels: labels, table: table, transitions: transitions, gazetteer: gazetteer,
                             tagging: tagging, lexicon: lexicon, clusters: clusters), meta)
     }
 }
