@@ -8,9 +8,8 @@
 public struct EntityGazetteer: Sendable {
     /// Phrase → count per type (indexed like the model's types).
     public private(set) var counts: [String: [Int32]] = [:]
-    /// First word → the longest phrase starting with it, in words: most words are skipped with
-    /// one lookup, and no longer phrase is joined to be looked up.
-    private var firstWords: [String: Int] = [:]
+    /// Where phrases start and how far they go, for the matcher.
+    private var starts = PhraseStarts()
     public let typeCount: Int
     /// The longest phrase, in words.
     public private(set) var maxLength = 0
@@ -24,7 +23,7 @@ public struct EntityGazetteer: Sendable {
         guard !words.isEmpty, words.count <= Self.longestPhrase else { return }
         let phrase = words.joined(separator: " ")
         counts[phrase, default: [Int32](repeating: 0, count: typeCount)][type] += count
-        firstWords[words[0]] = max(firstWords[words[0], default: 0], words.count)
+        starts.add(words)
         maxLength = max(maxLength, words.count)
     }
 
@@ -33,7 +32,7 @@ public struct EntityGazetteer: Sendable {
     public func match(_ lowered: [String], excluding: [String: [Int32]]? = nil) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: lowered.count)
         guard maxLength > 0 else { return out }
-        matchLongestFirst(count: lowered.count, longest: { firstWords[lowered[$0]] }) { i, length in
+        matchLongestFirst(count: lowered.count, longest: { starts.longest(lowered, at: $0) }) { i, length in
             let phrase = joinedPhrase(lowered, i, length)
             guard var row = counts[phrase] else { return false }
             if let own = excluding?[phrase] { for t in row.indices { row[t] -= own[t] } }
@@ -63,6 +62,43 @@ func matchLongestFirst(count: Int, longest: (Int) -> Int?, accept: (_ start: Int
             break
         }
         i += max(matched, 1)
+    }
+}
+
+/// The phrases of a name list as ``matchLongestFirst(count:longest:accept:)`` needs them: the
+/// longest phrase each first word starts, and every phrase's prefixes of two words or more
+/// (joined by one space), so that the scan at a word extends the phrase word by word while some
+/// phrase goes on that way; a longer stretch, which no phrase can be, is never joined to be looked
+/// up ("the" starts names of up to six words, but "the cat" starts none).
+struct PhraseStarts: Sendable, Equatable {
+    private var longestFrom: [String: Int] = [:]
+    private var prefixes: Set<String> = []
+
+    /// Adds a phrase (its words, lowercased).
+    mutating func add<S: StringProtocol>(_ words: [S]) {
+        guard let first = words.first else { return }
+        longestFrom[String(first)] = max(longestFrom[String(first), default: 0], words.count)
+        var key = String(first)
+        for word in words.dropFirst() {
+            key += " "
+            key += word
+            prefixes.insert(key)
+        }
+    }
+
+    /// The most words a phrase starting at word `i` can have (nil: none starts there).
+    func longest(_ lowered: [String], at i: Int) -> Int? {
+        guard let most = longestFrom[lowered[i]] else { return nil }
+        let limit = min(most, lowered.count - i)
+        var length = 1
+        var key = lowered[i]
+        while length < limit {
+            key += " "
+            key += lowered[i + length]
+            guard prefixes.contains(key) else { break }
+            length += 1
+        }
+        return length
     }
 }
 

@@ -24,8 +24,8 @@ public struct EntityLexicon: Sendable, Equatable {
 
     /// Phrase → mask of ``Category/bit(instance:)``.
     public private(set) var entries: [String: UInt8] = [:]
-    /// First word → the longest phrase starting with it, in words (most are names of one word).
-    private var firstWords: [String: Int] = [:]
+    /// Where phrases start and how far they go, for the matcher (most are names of one word).
+    private var starts = PhraseStarts()
     /// The longest phrase, in words.
     public private(set) var maxLength = 0
     /// Phrases longer than this are not kept.
@@ -42,7 +42,7 @@ public struct EntityLexicon: Sendable, Equatable {
         guard !words.isEmpty, words.count <= Self.longestPhrase, mask != 0 else { return }
         let key = words.joined(separator: " ")
         entries[key, default: 0] |= mask
-        firstWords[String(words[0]), default: 0] = max(firstWords[String(words[0]), default: 0], words.count)
+        starts.add(words)
         maxLength = max(maxLength, words.count)
     }
 
@@ -50,7 +50,7 @@ public struct EntityLexicon: Sendable, Equatable {
     public func match(_ lowered: [String]) -> [UInt16] {
         var out = [UInt16](repeating: 0, count: lowered.count)
         guard maxLength > 0 else { return out }
-        matchLongestFirst(count: lowered.count, longest: { firstWords[lowered[$0]] }) { i, length in
+        matchLongestFirst(count: lowered.count, longest: { starts.longest(lowered, at: $0) }) { i, length in
             guard let mask = entries[joinedPhrase(lowered, i, length)] else { return false }
             out[i] = UInt16(mask) << 1
             for k in (i + 1)..<(i + length) { out[k] = UInt16(mask) << 1 | 1 }
