@@ -53,6 +53,11 @@ struct EntityTaggerTests {
         #expect(g.match(["york", "is"]) == [1, 0])
         // Without this sentence's own "new york" the phrase is unknown; "york" alone still matches.
         #expect(g.match(["new", "york"], excluding: ["new york": [0, 1]]) == [0, 1])
+        // "new" now starts a phrase of four words: a stretch that only begins one ("new york
+        // city" then "is") still finds the shorter phrase, and the whole one is found too.
+        g.add(["new", "york", "city", "hall"], type: 0)
+        #expect(g.match(["new", "york", "city", "is"]) == [3, 4, 0, 0])
+        #expect(g.match(["at", "new", "york", "city", "hall"]) == [0, 1, 2, 2, 2])
     }
 
     @Test("Viterbi: the best labels under hand-set weights, and never I-T without B-T before it")
