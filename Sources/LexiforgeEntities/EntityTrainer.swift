@@ -155,17 +155,15 @@ public final class EntityTrainer {
             Float((total + Double(step - stamp) * Double(w)) / steps)
         }
         // Keep the features with a weight, in key order, so equal inputs give equal models.
-        var kept = FeatureTable(capacity: max(table.count, 16))
-        var averaged: [Float] = []
+        var kept = EntityWeightTable(labels: L, capacity: table.count)
         for entry in table.entries.sorted(by: { $0.key < $1.key }) {
             let base = Int(entry.row) * L
             let row = (0..<L).map { average(weights[base + $0], totals[base + $0], stamps[base + $0]) }
             guard row.contains(where: { abs($0) >= 1e-6 }) else { continue }
-            _ = kept.insert(entry.key)
-            averaged += row
+            kept.insert(entry.key, weights: row)
         }
         let averagedTransitions = transitions.indices.map { average(transitions[$0], transitionTotals[$0], transitionStamps[$0]) }
-        return EntityModel(labels: labels, features: kept, weights: averaged, transitions: averagedTransitions,
+        return EntityModel(labels: labels, table: kept, transitions: averagedTransitions,
                            gazetteer: config.gazetteer ? gazetteer : EntityGazetteer(typeCount: labels.types.count), tagging: tagging,
                            lexicon: lexicon, clusters: clusters)
     }

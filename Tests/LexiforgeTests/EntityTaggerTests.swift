@@ -286,7 +286,7 @@ struct EntityTaggerTests {
 
     @Test("document consistency: a capitalized name (or a word of a PER name) tagged in one sentence tags its untagged mentions, longest first")
     func documentConsistency() {
-        let model = EntityModel(labels: EntityLabels(types: ["LOC", "PER"]), features: FeatureTable(capacity: 16), weights: [],
+        let model = EntityModel(labels: EntityLabels(types: ["LOC", "PER"]), table: EntityWeightTable(labels: 5, capacity: 0),
                                 transitions: [Float](repeating: 0, count: 6 * 5), gazetteer: EntityGazetteer(typeCount: 2))
         // O 0, B-LOC 1, I-LOC 2, B-PER 3, I-PER 4
         let sentences = [["Tim", "Cook", "spoke", "in", "Paris"], ["Later", "Tim", "Cook", "left", "Paris"],

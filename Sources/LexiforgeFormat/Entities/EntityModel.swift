@@ -39,21 +39,6 @@ public struct EntityModel: Sendable {
     /// Word classes learnt from unlabelled text, empty for none.
     public let clusters: EntityClusters
 
-    /// A model of features given as a key table and its weight rows (`row * labels.count + label`).
-    public init(labels: EntityLabels, features: FeatureTable, weights: [Float], transitions: [Float],
-                gazetteer: EntityGazetteer, tagging: EntityTagging? = nil, lexicon: EntityLexicon = EntityLexicon(),
-                clusters: EntityClusters = EntityClusters()) {
-        precondition(weights.count == features.count * labels.count)
-        let L = labels.count
-        var table = EntityWeightTable(labels: L, capacity: features.count)
-        for entry in features.entries {
-            let base = Int(entry.row) * L
-            table.insert(entry.key, weights: weights[base..<(base + L)])
-        }
-        self.init(labels: labels, table: table, transitions: transitions, gazetteer: gazetteer, tagging: tagging,
-                  lexicon: lexicon, clusters: clusters)
-    }
-
     public init(labels: EntityLabels, table: EntityWeightTable, transitions: [Float],
                 gazetteer: EntityGazetteer, tagging: EntityTagging? = nil, lexicon: EntityLexicon = EntityLexicon(),
                 clusters: EntityClusters = EntityClusters()) {

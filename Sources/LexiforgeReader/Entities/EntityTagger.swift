@@ -154,7 +154,7 @@ extension TrainedStore {
                 }
                 guard table.insert(key, weights: weights) else { throw StoreDamage("entity_feature: duplicate keys") }
             }
-            guard table.count == rowCount else { throw StoreDamage("entity_feature: duplicate keys") }
+            guard table.count == rowCount else { throw StoreDamage("entity_feature: fewer rows than count(*) reports") }
             var gazetteer = EntityGazetteer(typeCount: types.count)
             let gazetteerRows = try Row.fetchCursor(db, sql: "SELECT phrase, type, count FROM entity_gazetteer ORDER BY phrase, type")
             while let row = try gazetteerRows.next() {
