@@ -3,11 +3,11 @@
 /// halves, then one Float32 per label), so a feature a word has costs one cache miss, not the
 /// three of a key table, a row table and a weight array. Key 0 is never a feature (it marks an
 /// empty slot). Linear probing from the key's low bits, at most three quarters full (9.4 MB for
-/// 138,000 features of 7 labels, at 0.53; half full would double that).
+/// 138,000 features of 7 labels, at 0.53: the memory of the three arrays).
 ///
-/// (Measured 2026-12-01, `eval ner --timing-passes 10` on EWT dev, one core: 1.3 times the
-/// tagging speed of those three arrays. Keys and weights in two arrays by slot, the keys small
-/// enough to stay in a large cache, gave 1.2 times.)
+/// (Measured 2026-12-01, `eval ner --timing-passes 10` on EWT dev, one core: 1.45 times the
+/// tagging speed of those three arrays. At most half full: 1.35 times, at twice the memory. Keys
+/// and weights in two arrays by slot, the keys small enough to stay in a large cache: 1.2 times.)
 public struct EntityWeightTable: Sendable {
     public let labels: Int
     @usableFromInline let stride: Int
