@@ -101,12 +101,13 @@ public struct SwipeDictionary: Sendable {
     /// keyboard's "add to dictionary" keeps), each with a lexicon frequency (0-255, the wordlist's
     /// scale; on real swipes added words decoded best near 128: docs/swipe.md) and, when the
     /// language model knows the word, its id there (`id`, nil: the model's unknown-word
-    /// probability, as for any word it lacks). Features are measured on this dictionary's layout; a word that differs only in case
-    /// from an entry joins it (the more frequent spelling is proposed), and a word without a key
-    /// path on the layout ("MP3") is skipped. The entries keep their order within each group of
-    /// end keys, so a dictionary rebuilt this way decodes as the original did but for the words
-    /// added. For en_US's 161,000 words about 0.1 s and, while it runs, a second dictionary's
-    /// memory (about 12 MB): once when the user's words change, not per swipe.
+    /// probability, as for any word it lacks). Features are measured on this dictionary's
+    /// layout; a word that differs only in case from an entry joins it (the more frequent
+    /// spelling is proposed), and a word without a key path on the layout ("MP3") is skipped.
+    /// The entries keep their order within each group of end keys, so a dictionary rebuilt this
+    /// way decodes as the original did but for the words added. For en_US's 161,000 words about
+    /// 0.1 s and, while it runs, a second dictionary's memory (about 12 MB): once when the
+    /// user's words change, not per swipe.
     public func adding(_ added: [(word: String, frequency: Int)], id: (String) -> Int64? = { _ in nil }) -> SwipeDictionary {
         var builder = Builder(layout: layout)
         builder.reserveCapacity(entries: count + added.count, keys: keys.count + added.reduce(0) { $0 + $1.word.count })
