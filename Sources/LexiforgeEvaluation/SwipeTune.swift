@@ -54,6 +54,8 @@ public enum SwipeTune {
         var outside = false
         /// ``SwipeTurns/ends(keys:)`` (for the offline dump).
         var ends = (start: 0.0, end: 0.0)
+        /// ``SwipeTurns/endOffsets(keys:)`` (for the offline dump).
+        var offsets = (startAlong: 0.0, startAcross: 0.0, endAlong: 0.0, endAcross: 0.0)
     }
     struct Sample {
         var fold: Int; var terms: [Term]; var hasTruth: Bool
@@ -148,7 +150,7 @@ public enum SwipeTune {
         let dumpPath = config.dumpPath ?? ProcessInfo.processInfo.environment["LEXIFORGE_SWIPE_TUNE_DUMP"]
         let dumpFile = try dumpPath.map { try Self.create($0) }
         let dumpWords = try dumpPath.map { try Self.create($0 + ".words") }
-        dumpFile?.write(Data("sample\tfold\ttruth\tlocation\tshape\tcost\tlexicon\tlm\tfit\tstart\tend\tlength\tmissed\tkeys\tdwell\tdwellworst\tdwellcorners\tkeymatch\tkeymatchworst\tturns\tturnsworst\tturncorners\tplength\tstraightness\tturning\trowratio\tpduration\tspeed\tcap\tallcaps\tnonalpha\toutside\tstartturn\tendturn\n".utf8))
+        dumpFile?.write(Data("sample\tfold\ttruth\tlocation\tshape\tcost\tlexicon\tlm\tfit\tstart\tend\tlength\tmissed\tkeys\tdwell\tdwellworst\tdwellcorners\tkeymatch\tkeymatchworst\tturns\tturnsworst\tturncorners\tplength\tstraightness\tturning\trowratio\tpduration\tspeed\tcap\tallcaps\tnonalpha\toutside\tstartturn\tendturn\tstartalong\tstartacross\tendalong\tendacross\n".utf8))
         func spelling(_ word: String) -> String {
             let s = SwipeReranker.Spelling(word)
             return "\(s.capitalized ? 1 : 0)\t\(s.allCapitals ? 1 : 0)\t\(s.nonLetter ? 1 : 0)"
@@ -159,7 +161,7 @@ public enum SwipeTune {
             let profile = "\(p.logLength)\t\(p.straightness)\t\(p.turning)\t\(p.rowHeightRatio)\t\(p.logDuration ?? 0)\t\(p.speed ?? 0)"
             var text = ""
             for t in s.terms {
-                text += "\(n)\t\(s.fold)\t\(t.truth ? 1 : 0)\t\(t.location)\t\(t.shape)\t\(t.cost)\t\(t.lexicon)\t\(t.lm)\t\(s.contextFit ?? 0)\t\(t.start)\t\(t.end)\t\(t.length)\t\(t.missed)\t\(t.keys)\t\(t.dwell.unexplained)\t\(t.dwell.worst)\t\(t.dwell.corners)\t\(t.keyMatch.mean)\t\(t.keyMatch.worst)\t\(t.turns.unexplained)\t\(t.turns.worst)\t\(t.turns.corners)\t\(profile)\t\(spelling(t.word))\t\(t.outside ? 1 : 0)\t\(t.ends.start)\t\(t.ends.end)\n"
+                text += "\(n)\t\(s.fold)\t\(t.truth ? 1 : 0)\t\(t.location)\t\(t.shape)\t\(t.cost)\t\(t.lexicon)\t\(t.lm)\t\(s.contextFit ?? 0)\t\(t.start)\t\(t.end)\t\(t.length)\t\(t.missed)\t\(t.keys)\t\(t.dwell.unexplained)\t\(t.dwell.worst)\t\(t.dwell.corners)\t\(t.keyMatch.mean)\t\(t.keyMatch.worst)\t\(t.turns.unexplained)\t\(t.turns.worst)\t\(t.turns.corners)\t\(profile)\t\(spelling(t.word))\t\(t.outside ? 1 : 0)\t\(t.ends.start)\t\(t.ends.end)\t\(t.offsets.startAlong)\t\(t.offsets.startAcross)\t\(t.offsets.endAlong)\t\(t.offsets.endAcross)\n"
             }
             dumpFile.write(Data(text.utf8))
             dumpWords.write(Data(s.terms.map { $0.word + "\n" }.joined().utf8))
@@ -183,7 +185,8 @@ public enum SwipeTune {
                      keys: session.base.index(of: c.word).map { session.base.path($0).count } ?? 0,
                      dwell: (c.terms.dwell, c.terms.dwellWorst, c.terms.dwellCorners),
                      keyMatch: (c.terms.keyMatch, c.terms.keyMatchWorst), turns: (c.terms.turns, c.terms.turnsWorst, c.terms.turnCorners),
-                     word: c.word, outside: c.terms.outsideLocality, ends: (c.terms.startTurn, c.terms.endTurn))
+                     word: c.word, outside: c.terms.outsideLocality, ends: (c.terms.startTurn, c.terms.endTurn),
+                     offsets: (c.terms.startAlong, c.terms.startAcross, c.terms.endAlong, c.terms.endAcross))
             }
             samples.append(Sample(fold: fold(t), terms: terms, hasTruth: terms.contains { $0.truth },
                                   contextFit: try t.context.flatMap { try session.contextFit($0) },

@@ -43,20 +43,23 @@ struct SwipeRerankerTests {
         // word's spelling flags (capitalized, all capitals, a non-letter).
         (matched.terms.turns, matched.terms.turnsWorst, matched.terms.turnCorners) = (0.5, 2, 0.25)
         (matched.terms.dwell, matched.terms.dwellWorst, matched.terms.dwellCorners) = (1, 3, 4)
-        // Then whether the word lies outside the DTW's locality constraint, and last the turns
-        // of the swipe's start and end from the word's first and last steps, negated.
+        // Then whether the word lies outside the DTW's locality constraint, the turns of the
+        // swipe's start and end from the word's first and last steps, negated, and last, with a
+        // context only, where its ends lie along and across those steps.
         (matched.terms.startTurn, matched.terms.endTurn) = (0.125, 1.5)
+        (matched.terms.startAlong, matched.terms.startAcross, matched.terms.endAlong, matched.terms.endAcross) = (-0.25, 0.5, 0.75, 1)
+        let offsets: [Double] = [-0.25, 0.5, 0.75, 1]
         #expect(Array(SwipeReranker.features(of: matched, lm: nil, fit: 0, profile: Self.profile)[26...]) == [-0.5, -2, -0.25] + Self.profile.features(timed: false) + [0, -0.125, -1.5])
         #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: -5, timed: true, profile: Self.profile)[32...])
-                == [-1, -3, -4, -0.5, -2, -0.25] + Self.profile.features(timed: true) + [-5, 0, 0, 0, 0, 0, -0.125, -1.5])
-        #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: 0, profile: Self.profile).suffix(8)) == [0, 1, 0, 0, 0, 0, -0.125, -1.5])
+                == [-1, -3, -4, -0.5, -2, -0.25] + Self.profile.features(timed: true) + [-5, 0, 0, 0, 0, 0, -0.125, -1.5] + offsets)
+        #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: 0, profile: Self.profile).suffix(12)) == [0, 1, 0, 0, 0, 0, -0.125, -1.5] + offsets)
         var outside = matched
         outside.terms.outsideLocality = true
         #expect(SwipeReranker.features(of: outside, lm: nil, fit: 0, profile: Self.profile).suffix(3) == [1, -0.125, -1.5])
-        #expect(SwipeReranker.features(of: outside, lm: -2, fit: -5, timed: true, profile: Self.profile).suffix(3) == [1, -0.125, -1.5])
+        #expect(SwipeReranker.features(of: outside, lm: -2, fit: -5, timed: true, profile: Self.profile).suffix(7) == [1, -0.125, -1.5] + offsets)
         var name = matched
         name.word = "McDonald's"
-        #expect(Array(SwipeReranker.features(of: name, lm: -2, fit: -5, profile: Self.profile).suffix(6)) == [1, 0, 1, 0, -0.125, -1.5])
+        #expect(Array(SwipeReranker.features(of: name, lm: -2, fit: -5, profile: Self.profile).suffix(10)) == [1, 0, 1, 0, -0.125, -1.5] + offsets)
         #expect(SwipeReranker.features(of: name, lm: nil, fit: 0, profile: Self.profile) == SwipeReranker.features(of: matched, lm: nil, fit: 0, profile: Self.profile))
     }
 
@@ -136,6 +139,27 @@ struct SwipeRerankerTests {
         #expect(tap.startDirection == nil && tap.endDirection == nil && tap.ends(keys: [o, corner]) == (0, 0))
     }
 
+    @Test("end offsets worked out by hand: along and across the word's first and last steps")
+    func endOffsetsByHand() {
+        // The L starts at (0, 0) and ends at (2, 2).
+        let turns = SwipeTurns(points: Self.lShaped())
+        // A word whose first key is at (0.5, 0.25) and steps along +x, whose last is at (2, 1.5)
+        // reached along +y: the swipe starts 0.5 before its first key and 0.25 beside it, and
+        // ends 0.5 past its last key, on its line.
+        let a = SwipePoint(x: 0.5, y: 0.25), b = SwipePoint(x: 2, y: 0.25), c = SwipePoint(x: 2, y: 1.5)
+        #expect(turns.endOffsets(keys: [a, b, c]) == (-0.5, 0.25, 0.5, 0))
+        // Steps the other way round flip the signs along; across stays unsigned. The last step
+        // runs from (3, 3.5) to (1.5, 1.5) (3-4-5: unit (−0.6, −0.8)): the end (2, 2) lies
+        // (0.5, 0.5) from the key, −0.7 along it and 0.1 across. The first step runs along −x
+        // from (2, 0.25): the start lies 2 along it.
+        let o = turns.endOffsets(keys: [b, a, SwipePoint(x: 3, y: 3.5), SwipePoint(x: 1.5, y: 1.5)])
+        #expect(abs(o.startAlong - 2) < 1e-12 && abs(o.startAcross - 0.25) < 1e-12)
+        #expect(abs(o.endAlong + 0.7) < 1e-12 && abs(o.endAcross - 0.1) < 1e-12)
+        // A one-key word, or no points: nothing to measure along.
+        #expect(turns.endOffsets(keys: [a]) == (0, 0, 0, 0))
+        #expect(SwipeTurns(points: []).endOffsets(keys: [a, b]) == (0, 0, 0, 0))
+    }
+
     @Test("the decoder gives every reranked candidate its turn terms, from the points as it reads them")
     func decoderAddsTurns() throws {
         let (folder, _, dictionary, points) = try SwipeScoringTests.inOrOn("lexiforge-swipe-turns")
@@ -150,6 +174,9 @@ struct SwipeRerankerTests {
             #expect(c.terms.turns == t.unexplained && c.terms.turnsWorst == t.worst && c.terms.turnCorners == t.corners)
             let e = turns.ends(keys: dictionary.path(dictionary.index(of: c.word)!).map { centres[Int($0)] })
             #expect(c.terms.startTurn == e.start && c.terms.endTurn == e.end)
+            let o = turns.endOffsets(keys: dictionary.path(dictionary.index(of: c.word)!).map { centres[Int($0)] })
+            #expect(c.terms.startAlong == o.startAlong && c.terms.startAcross == o.startAcross)
+            #expect(c.terms.endAlong == o.endAlong && c.terms.endAcross == o.endAcross)
         }
         // The swipe is long enough to have both directions, and some word turns from them.
         #expect(turns.startDirection != nil && turns.endDirection != nil)

@@ -217,6 +217,9 @@ public struct SwipeCandidate: Sendable, Equatable, CustomStringConvertible {
         /// ``SwipeTurns/ends(keys:)`` of the word: how far the swipe's start and end directions
         /// turn from the word's first and last steps, 1 − cos each (reranked candidates).
         public var startTurn = 0.0, endTurn = 0.0
+        /// ``SwipeTurns/endOffsets(keys:)`` of the word: where the swipe's first and last points lie
+        /// along and across the word's first and last steps (reranked candidates).
+        public var startAlong = 0.0, startAcross = 0.0, endAlong = 0.0, endAcross = 0.0
         /// Whether no warping path reaches the word within the locality constraint
         /// (``SwipeDecoderOptions/localityLow``, `localityHigh`, `localitySlack`): the words the
         /// constraint would cap (DTW-scored candidates).
@@ -227,7 +230,9 @@ public struct SwipeCandidate: Sendable, Equatable, CustomStringConvertible {
                      dwell: Double = 0.0, dwellWorst: Double = 0.0, dwellCorners: Double = 0.0,
                      keyMatch: Double = 0.0, keyMatchWorst: Double = 0.0,
                      turns: Double = 0.0, turnsWorst: Double = 0.0, turnCorners: Double = 0.0,
-                     startTurn: Double = 0.0, endTurn: Double = 0.0, outsideLocality: Bool = false) {
+                     startTurn: Double = 0.0, endTurn: Double = 0.0,
+                     startAlong: Double = 0.0, startAcross: Double = 0.0, endAlong: Double = 0.0, endAcross: Double = 0.0,
+                     outsideLocality: Bool = false) {
             self.endpoints = endpoints
             self.lengthLogRatio = lengthLogRatio
             self.missed = missed
@@ -244,6 +249,10 @@ public struct SwipeCandidate: Sendable, Equatable, CustomStringConvertible {
             self.turnCorners = turnCorners
             self.startTurn = startTurn
             self.endTurn = endTurn
+            self.startAlong = startAlong
+            self.startAcross = startAcross
+            self.endAlong = endAlong
+            self.endAcross = endAcross
             self.outsideLocality = outsideLocality
         }
     }
@@ -673,6 +682,7 @@ public struct SwipeDecoder: Sendable {
             (c.terms.keyMatch, c.terms.keyMatchWorst) = match.terms(keys: keys)
             (c.terms.turns, c.terms.turnsWorst, c.terms.turnCorners) = turns.terms(keys: keys)
             (c.terms.startTurn, c.terms.endTurn) = turns.ends(keys: keys)
+            (c.terms.startAlong, c.terms.startAcross, c.terms.endAlong, c.terms.endAcross) = turns.endOffsets(keys: keys)
             if let d = dwell?.terms(keys: keys) { (c.terms.dwell, c.terms.dwellWorst, c.terms.dwellCorners) = (d.unexplained, d.worst, d.corners) }
             return c
         }

@@ -11,7 +11,8 @@ import Foundation
 /// key count, its ``SwipeKeyMatch`` and ``SwipeTurns`` terms (and ``SwipeDwell`` terms for a swipe
 /// with times), with a context six terms of p(word | context), then the swipe's ``SwipeProfile``
 /// and, with a context, its fit and the word's ``Spelling``; last, how far the swipe's two ends
-/// turn from the word's first and last steps (``SwipeTurns/ends(keys:)``). Every feature is O(1)
+/// turn from the word's first and last steps (``SwipeTurns/ends(keys:)``) and, with a context, where
+/// they lie along and across those steps (``SwipeTurns/endOffsets(keys:)``). Every feature is O(1)
 /// from what the candidate carries.
 ///
 /// A score is the features' weighted sum, plus a hidden layer of tanh units over them, plus a
@@ -26,10 +27,11 @@ import Foundation
 /// 95.64% against 88.35% / 94.81% (the context's fit among the features and 600 trees since the
 /// seventeenth session, the spelling since the eighteenth, two seeds since the nineteenth, the DTW
 /// without its locality constraint and the flag of it since the twentieth, the ends' turns since
-/// the twenty-third; 89.21% / 95.27% before).
+/// the twenty-third, the ends' offsets along the word's steps since the forty-second; 89.21% /
+/// 95.27% before).
 public struct SwipeReranker: Sendable, Equatable {
     /// One weight per feature of ``features(of:lm:fit:timed:profile:)``, in its order: 36 without
-    /// a context, 47 with one; five more when ``timed``.
+    /// a context, 51 with one; five more when ``timed``.
     public var weights: [Double]
     /// A layer of tanh units over the same features whose weighted sum joins the linear score
     /// (nil: linear only).
@@ -113,11 +115,11 @@ public struct SwipeReranker: Sendable, Equatable {
 
     /// Fitted without context on every swipe of the development set (`forest.py fit nl setA6`).
     public static let withoutContext = fitted(SwipeForest.withoutContext, timed: false)
-    /// Fitted with each swipe's sentence before it as context (`forest.py fit ctx+nl setC17`).
+    /// Fitted with each swipe's sentence before it as context (`forest.py fit ctx+nl setC19`).
     public static let withContext = fitted(SwipeForest.withContext, timed: false)
     /// Fitted without context on swipes with times (`forest.py fit nl setD6`).
     public static let withoutContextTimed = fitted(SwipeForest.withoutContextTimed, timed: true)
-    /// Fitted with context on swipes with times (`forest.py fit ctx+nl setC16`).
+    /// Fitted with context on swipes with times (`forest.py fit ctx+nl setC18`).
     public static let withContextTimed = fitted(SwipeForest.withContextTimed, timed: true)
 
     /// The features of a candidate: its channel distances, DTW cost, end distances, squared log
@@ -131,8 +133,10 @@ public struct SwipeReranker: Sendable, Equatable {
     /// a prompt's first word, and of a front end that passes none) else 0, and the three
     /// ``Spelling`` flags of the candidate's word (1 or 0); then 1 when the word lies outside the
     /// DTW's locality constraint (``SwipeCandidate/Terms-swift.struct/outsideLocality``) else 0;
-    /// last, the turns of the swipe's start and end from the word's first and last steps
-    /// (``SwipeTurns/ends(keys:)``), negated.
+    /// then the turns of the swipe's start and end from the word's first and last steps
+    /// (``SwipeTurns/ends(keys:)``), negated; last, with `lm`, where the swipe's first and last
+    /// points lie along and across those steps (``SwipeTurns/endOffsets(keys:)``: start along,
+    /// start across, end along, end across).
     public static func features(of c: SwipeCandidate, lm: Double?, fit: Double, timed: Bool = false, profile: SwipeProfile) -> [Double] {
         let lex = Double(c.frequency - 255) * SwipeDecoder.lnFrequencyStep
         let keys = Double(c.terms.keys)
@@ -156,6 +160,7 @@ public struct SwipeReranker: Sendable, Equatable {
         }
         f.append(t.outsideLocality ? 1 : 0)
         f += [-t.startTurn, -t.endTurn]
+        if lm != nil { f += [t.startAlong, t.startAcross, t.endAlong, t.endAcross] }
         return f
     }
 

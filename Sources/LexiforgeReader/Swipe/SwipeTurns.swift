@@ -21,8 +21,12 @@ public struct SwipeTurns: Sendable {
     /// last, each over the first or last ``reach`` key widths of its length; nil when it is shorter.
     public private(set) var startDirection: SwipePoint?, endDirection: SwipePoint?
     public static let reach = 1.0
+    /// The swipe's first and last points (nil for no points), for ``endOffsets(keys:)``.
+    public private(set) var first: SwipePoint?, last: SwipePoint?
 
     public init(points p: [SwipePoint]) {
+        first = p.first
+        last = p.last
         let (samples, total) = Self.resample(p)
         if total >= Self.reach, let first = p.first, let last = p.last {
             startDirection = Self.unit(from: first, to: Self.point(p, along: Self.reach))
@@ -99,6 +103,26 @@ public struct SwipeTurns: Sendable {
             return 1 - (swipe.x * word.x + swipe.y * word.y)
         }
         return (turn(startDirection, centres[0], centres[1]), turn(endDirection, centres[centres.count - 2], centres[centres.count - 1]))
+    }
+
+    /// For a word whose keys have these centres (repeats collapsed): where the swipe's first point
+    /// lies from the word's first key, along the word's first step (signed, key widths: negative
+    /// before the key) and across it (unsigned), and where its last point lies from the last key
+    /// along the last step (positive past the key) and across it. Real swipes end about 0.2 key
+    /// widths past their last key, in the direction the finger was moving, and start a little
+    /// before their first (docs/swipe.md); the end distances alone do not say in which direction
+    /// an end misses. All 0 for a one-key word or a swipe without points.
+    public func endOffsets(keys centres: [SwipePoint]) -> (startAlong: Double, startAcross: Double, endAlong: Double, endAcross: Double) {
+        guard centres.count >= 2, let first, let last else { return (0, 0, 0, 0) }
+        func offset(_ p: SwipePoint, key: SwipePoint, from a: SwipePoint, to b: SwipePoint) -> (Double, Double) {
+            guard let u = Self.unit(from: a, to: b) else { return (0, 0) }
+            let dx = p.x - key.x, dy = p.y - key.y
+            return (dx * u.x + dy * u.y, abs(dy * u.x - dx * u.y))
+        }
+        let n = centres.count
+        let s = offset(first, key: centres[0], from: centres[0], to: centres[1])
+        let e = offset(last, key: centres[n - 1], from: centres[n - 2], to: centres[n - 1])
+        return (s.0, s.1, e.0, e.1)
     }
 
     /// For a word whose keys have these centres: the mean and the largest squared distance

@@ -88,6 +88,12 @@ def build(D, kind):
     for t in ["startturn", "endturn"]:
         if t in D:
             f["-" + t] = -D[t]
+    # Where the swipe's first and last points lie along and across the word's first and last
+    # steps (SwipeTurns.endOffsets, key widths; dumps since 2026-12-01, forty-second session):
+    # real swipes end past their last key, in the direction the finger moves.
+    for t in ["startalong", "startacross", "endalong", "endacross"]:
+        if t in D:
+            f[t] = D[t]
     names = list(f)
     X = np.column_stack([f[n] for n in names])
     return X, names
