@@ -11,9 +11,9 @@ import Foundation
 /// key count, its ``SwipeKeyMatch`` and ``SwipeTurns`` terms (and ``SwipeDwell`` terms for a swipe
 /// with times), with a context six terms of p(word | context), then the swipe's ``SwipeProfile``
 /// and, with a context, its fit and the word's ``Spelling``; last, how far the swipe's two ends
-/// turn from the word's first and last steps (``SwipeTurns/ends(keys:)``) and, with a context, where
-/// they lie along and across those steps (``SwipeTurns/endOffsets(keys:)``). Every feature is O(1)
-/// from what the candidate carries.
+/// turn from the word's first and last steps (``SwipeTurns/ends(keys:)``) and, with a context,
+/// where they lie along and across those steps (``SwipeTurns/endOffsets(keys:)``). Every feature
+/// is O(1) from what the candidate carries.
 ///
 /// A score is the features' weighted sum, plus a hidden layer of tanh units over them, plus a
 /// ``SwipeForest`` of boosted trees over them, each part optional. The fitted rerankers
