@@ -56,6 +56,10 @@ public enum SwipeTune {
         var ends = (start: 0.0, end: 0.0)
         /// ``SwipeTurns/endOffsets(keys:)`` (for the offline dump).
         var offsets = (startAlong: 0.0, startAcross: 0.0, endAlong: 0.0, endAcross: 0.0)
+        /// The word's first and last keys' indices in the layout (for the offline dump).
+        var endKeys = (first: -1, last: -1)
+        /// ``SwipeCandidate/Terms-swift.struct/endKeyOffsets`` (for the offline dump).
+        var endKeyOffsets = SwipeCandidate.EndKeyOffsets()
     }
     struct Sample {
         var fold: Int; var terms: [Term]; var hasTruth: Bool
@@ -150,7 +154,7 @@ public enum SwipeTune {
         let dumpPath = config.dumpPath ?? ProcessInfo.processInfo.environment["LEXIFORGE_SWIPE_TUNE_DUMP"]
         let dumpFile = try dumpPath.map { try Self.create($0) }
         let dumpWords = try dumpPath.map { try Self.create($0 + ".words") }
-        dumpFile?.write(Data("sample\tfold\ttruth\tlocation\tshape\tcost\tlexicon\tlm\tfit\tstart\tend\tlength\tmissed\tkeys\tdwell\tdwellworst\tdwellcorners\tkeymatch\tkeymatchworst\tturns\tturnsworst\tturncorners\tplength\tstraightness\tturning\trowratio\tpduration\tspeed\tcap\tallcaps\tnonalpha\toutside\tstartturn\tendturn\tstartalong\tstartacross\tendalong\tendacross\n".utf8))
+        dumpFile?.write(Data("sample\tfold\ttruth\tlocation\tshape\tcost\tlexicon\tlm\tfit\tstart\tend\tlength\tmissed\tkeys\tdwell\tdwellworst\tdwellcorners\tkeymatch\tkeymatchworst\tturns\tturnsworst\tturncorners\tplength\tstraightness\tturning\trowratio\tpduration\tspeed\tcap\tallcaps\tnonalpha\toutside\tstartturn\tendturn\tstartalong\tstartacross\tendalong\tendacross\tsdx\tsdy\tedx\tedy\tfkey\tlkey\n".utf8))
         func spelling(_ word: String) -> String {
             let s = SwipeReranker.Spelling(word)
             return "\(s.capitalized ? 1 : 0)\t\(s.allCapitals ? 1 : 0)\t\(s.nonLetter ? 1 : 0)"
@@ -161,7 +165,7 @@ public enum SwipeTune {
             let profile = "\(p.logLength)\t\(p.straightness)\t\(p.turning)\t\(p.rowHeightRatio)\t\(p.logDuration ?? 0)\t\(p.speed ?? 0)"
             var text = ""
             for t in s.terms {
-                text += "\(n)\t\(s.fold)\t\(t.truth ? 1 : 0)\t\(t.location)\t\(t.shape)\t\(t.cost)\t\(t.lexicon)\t\(t.lm)\t\(s.contextFit ?? 0)\t\(t.start)\t\(t.end)\t\(t.length)\t\(t.missed)\t\(t.keys)\t\(t.dwell.unexplained)\t\(t.dwell.worst)\t\(t.dwell.corners)\t\(t.keyMatch.mean)\t\(t.keyMatch.worst)\t\(t.turns.unexplained)\t\(t.turns.worst)\t\(t.turns.corners)\t\(profile)\t\(spelling(t.word))\t\(t.outside ? 1 : 0)\t\(t.ends.start)\t\(t.ends.end)\t\(t.offsets.startAlong)\t\(t.offsets.startAcross)\t\(t.offsets.endAlong)\t\(t.offsets.endAcross)\n"
+                text += "\(n)\t\(s.fold)\t\(t.truth ? 1 : 0)\t\(t.location)\t\(t.shape)\t\(t.cost)\t\(t.lexicon)\t\(t.lm)\t\(s.contextFit ?? 0)\t\(t.start)\t\(t.end)\t\(t.length)\t\(t.missed)\t\(t.keys)\t\(t.dwell.unexplained)\t\(t.dwell.worst)\t\(t.dwell.corners)\t\(t.keyMatch.mean)\t\(t.keyMatch.worst)\t\(t.turns.unexplained)\t\(t.turns.worst)\t\(t.turns.corners)\t\(profile)\t\(spelling(t.word))\t\(t.outside ? 1 : 0)\t\(t.ends.start)\t\(t.ends.end)\t\(t.offsets.startAlong)\t\(t.offsets.startAcross)\t\(t.offsets.endAlong)\t\(t.offsets.endAcross)\t\(t.endKeyOffsets.startX)\t\(t.endKeyOffsets.startY)\t\(t.endKeyOffsets.endX)\t\(t.endKeyOffsets.endY)\t\(t.endKeys.first)\t\(t.endKeys.last)\n"
             }
             dumpFile.write(Data(text.utf8))
             dumpWords.write(Data(s.terms.map { $0.word + "\n" }.joined().utf8))
@@ -177,6 +181,12 @@ public enum SwipeTune {
             let dwell = decoder.dwell(t.points, times: t.times)
             let candidates = decoder.addingRerankTerms(result.candidates, keyMatch: decoder.keyMatch(t.points),
                                                        dwell: dwell, turns: decoder.turns(t.points))
+            // The first and last keys of each word (keyoffsets.py fits SwipeEndKeyOffsets on them).
+            func endKeys(_ word: String) -> (first: Int, last: Int) {
+                guard let i = decoder.dictionary.index(of: word), let f = decoder.dictionary.path(i).first,
+                      let l = decoder.dictionary.path(i).last else { return (-1, -1) }
+                return (Int(f), Int(l))
+            }
             let terms = candidates.map { c in
                 Term(location: c.location, shape: c.shape, cost: c.cost.isFinite ? c.cost : 1e3,
                      lexicon: Double(c.frequency - 255) * log(1.15), lm: c.contextLogProbability ?? 0,
@@ -186,7 +196,7 @@ public enum SwipeTune {
                      dwell: (c.terms.dwell, c.terms.dwellWorst, c.terms.dwellCorners),
                      keyMatch: (c.terms.keyMatch, c.terms.keyMatchWorst), turns: (c.terms.turns, c.terms.turnsWorst, c.terms.turnCorners),
                      word: c.word, outside: c.terms.outsideLocality, ends: (c.terms.startTurn, c.terms.endTurn),
-                     offsets: (c.terms.startAlong, c.terms.startAcross, c.terms.endAlong, c.terms.endAcross))
+                     offsets: (c.terms.startAlong, c.terms.startAcross, c.terms.endAlong, c.terms.endAcross), endKeys: endKeys(c.word), endKeyOffsets: c.terms.endKeyOffsets)
             }
             samples.append(Sample(fold: fold(t), terms: terms, hasTruth: terms.contains { $0.truth },
                                   contextFit: try t.context.flatMap { try session.contextFit($0) },

@@ -107,7 +107,9 @@ if python3 -c 'import numpy, lightgbm' 2>/dev/null; then
   # its cheap stage), so the forest without context is measured on the context-free decoder's own
   # dump (`swipe tune --no-context`; before 2026-11-30 on the context decoder's, which held the
   # word in more swipes), its 64 chosen by the same selection weights.
-  # One load turns each 1.3 GB dump into a .npy the fits then read.
+  # One load turns each 1.3 GB dump into a .npy the fits then read. keyoffsets.py fits where
+  # swipes start and end on each key (SwipeEndKeyOffsets), each fold's table on the other folds'
+  # users, for the context forest's last eight features.
   if (cd Tests/Bench/swipe-rerank && python3 augment.py "../../../$REAL" "$WORK/augmented.jsonl.gz" 2 11 &&
       ../../../"$BIN" swipe tune "../../../$KEYBOARD" --traces "../../../$REAL" --folds 5 --filter-recall 0.997 --wide-shortlist 160 --dump "$WORK/dump.tsv" --dump-only > /dev/null 2>&1 &&
       ../../../"$BIN" swipe tune "../../../$KEYBOARD" --traces "../../../$REAL" --folds 5 --no-context --dump "$WORK/decoder-nl.tsv" --dump-only > /dev/null 2>&1 &&
@@ -117,8 +119,9 @@ if python3 -c 'import numpy, lightgbm' 2>/dev/null; then
       DUMP="$WORK/decoder-nl.tsv" python3 -c 'from common import load; load()' &&
       DUMP="$WORK/augmented.tsv" python3 -c 'from common import load; load()' &&
       DUMP="$WORK/decoder.tsv" python3 selection.py cv "$WORK/selection.json" > "$WORK/selection.txt" &&
+      python3 keyoffsets.py "$WORK/dump.tsv" "$WORK/keyoffsets.npz" &&
       (DUMP="$WORK/dump.tsv" TEST_DUMP="$WORK/decoder-nl.tsv" TEST_SELECT="$WORK/selection.json" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv nl setD6 > "$WORK/cv-nl.txt" &
-       DUMP="$WORK/dump.tsv" AUG="$WORK/augmented.tsv" TEST_DUMP="$WORK/decoder.tsv" TEST_SELECT="$WORK/selection.json" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv ctx+nl setC18 > "$WORK/cv-ctx.txt"; wait)); then
+       KEYOFF="$WORK/keyoffsets.npz" DUMP="$WORK/dump.tsv" AUG="$WORK/augmented.tsv" TEST_DUMP="$WORK/decoder.tsv" TEST_SELECT="$WORK/selection.json" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv ctx+nl setC20 > "$WORK/cv-ctx.txt"; wait)); then
     sed -n 's/^RESULT nested, /the selection weights, nested by user: /p; s/^all folds: /the selection weights fitted on every fold: /p' "$WORK/selection.txt" | tee -a "$REPORT"
     # At the shipped sizes (forest.py's trees_for: 300 trees without context, 600 with) and
     # seeds (seeds_for: every forest averages seeds 1 and 2).

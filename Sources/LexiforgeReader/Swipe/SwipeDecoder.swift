@@ -198,6 +198,25 @@ public struct SwipeCandidate: Sendable, Equatable, CustomStringConvertible {
     public var shape: Double = 0
     /// ln p(word | context) from the language model, nil without a context.
     public var contextLogProbability: Double? = nil
+    /// The swipe's first point minus the word's first key's centre (`startX`, `startY`, key
+    /// widths, y down), its last point minus the last key's, and the squared distance of each from
+    /// where real swipes usually start (end) on that key, raw and with each axis divided by its
+    /// variance there (``SwipeEndKeyOffsets``).
+    public struct EndKeyOffsets: Sendable, Equatable {
+        public var startX = 0.0, startY = 0.0, startMiss = 0.0, startMissStandardized = 0.0
+        public var endX = 0.0, endY = 0.0, endMiss = 0.0, endMissStandardized = 0.0
+        public init(startX: Double = 0, startY: Double = 0, startMiss: Double = 0, startMissStandardized: Double = 0,
+                    endX: Double = 0, endY: Double = 0, endMiss: Double = 0, endMissStandardized: Double = 0) {
+            self.startX = startX
+            self.startY = startY
+            self.startMiss = startMiss
+            self.startMissStandardized = startMissStandardized
+            self.endX = endX
+            self.endY = endY
+            self.endMiss = endMiss
+            self.endMissStandardized = endMissStandardized
+        }
+    }
     /// The shortlist's further terms (``SwipeDecoderOptions/startWeight`` and the three after it).
     public struct Terms: Sendable, Equatable {
         public var endpoints = 0.0, lengthLogRatio = 0.0, missed = 0.0
@@ -220,6 +239,10 @@ public struct SwipeCandidate: Sendable, Equatable, CustomStringConvertible {
         /// ``SwipeTurns/endOffsets(keys:)`` of the word: where the swipe's first and last points lie
         /// along and across the word's first and last steps (reranked candidates).
         public var startAlong = 0.0, startAcross = 0.0, endAlong = 0.0, endAcross = 0.0
+        /// ``SwipeEndKeyOffsets/terms(start:end:first:firstCentre:last:lastCentre:)`` of the word:
+        /// the swipe's first and last points against the word's first and last keys, and against
+        /// where swipes usually start and end on those keys (reranked candidates).
+        public var endKeyOffsets = EndKeyOffsets()
         /// Whether no warping path reaches the word within the locality constraint
         /// (``SwipeDecoderOptions/localityLow``, `localityHigh`, `localitySlack`): the words the
         /// constraint would cap (DTW-scored candidates).
@@ -314,10 +337,14 @@ public struct SwipeDecoder: Sendable {
     /// The language model's unigram of each entry's word, in the dictionary's order, for the
     /// model the decoder last read a context of (shared by the decoder's copies).
     let entryUnigrams = EntryUnigrams()
+    /// Where real swipes start and end on each key of the dictionary's layout (the context
+    /// rerankers read each candidate's ends against it).
+    public let endKeyOffsets: SwipeEndKeyOffsets
 
     public init(dictionary: SwipeDictionary, options: SwipeDecoderOptions = SwipeDecoderOptions()) {
         self.dictionary = dictionary
         self.options = options
+        endKeyOffsets = SwipeEndKeyOffsets(layout: dictionary.layout)
     }
 
     /// Per dictionary entry, the unigram (store units) that ``ContextDistribution/log10Probability(of:)``
@@ -678,7 +705,12 @@ public struct SwipeDecoder: Sendable {
         return zip(candidates, entries).map { c, entry in
             guard let i = entry else { return c }
             var c = c
-            let keys = dictionary.path(i).map { centres[Int($0)] }
+            let path = dictionary.path(i)
+            let keys = path.map { centres[Int($0)] }
+            if let f = path.first, let l = path.last, let a = turns.first, let b = turns.last {
+                c.terms.endKeyOffsets = endKeyOffsets.terms(start: a, end: b, first: Int(f), firstCentre: centres[Int(f)],
+                                                            last: Int(l), lastCentre: centres[Int(l)])
+            }
             (c.terms.keyMatch, c.terms.keyMatchWorst) = match.terms(keys: keys)
             (c.terms.turns, c.terms.turnsWorst, c.terms.turnCorners) = turns.terms(keys: keys)
             (c.terms.startTurn, c.terms.endTurn) = turns.ends(keys: keys)

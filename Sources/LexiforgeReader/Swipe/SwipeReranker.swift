@@ -12,8 +12,9 @@ import Foundation
 /// with times), with a context six terms of p(word | context), then the swipe's ``SwipeProfile``
 /// and, with a context, its fit and the word's ``Spelling``; last, how far the swipe's two ends
 /// turn from the word's first and last steps (``SwipeTurns/ends(keys:)``) and, with a context,
-/// where they lie along and across those steps (``SwipeTurns/endOffsets(keys:)``). Every feature
-/// is O(1) from what the candidate carries.
+/// where they lie along and across those steps (``SwipeTurns/endOffsets(keys:)``) and, with times
+/// too, against where real swipes start and end on the word's first and last keys
+/// (``SwipeEndKeyOffsets``). Every feature is O(1) from what the candidate carries.
 ///
 /// A score is the features' weighted sum, plus a hidden layer of tanh units over them, plus a
 /// ``SwipeForest`` of boosted trees over them, each part optional. The fitted rerankers
@@ -27,11 +28,13 @@ import Foundation
 /// 95.64% against 88.35% / 94.81% (the context's fit among the features and 600 trees since the
 /// seventeenth session, the spelling since the eighteenth, two seeds since the nineteenth, the DTW
 /// without its locality constraint and the flag of it since the twentieth, the ends' turns since
-/// the twenty-third, the ends' offsets along the word's steps since the forty-second; 89.21% /
-/// 95.27% before).
+/// the twenty-third, the ends' offsets along the word's steps since the forty-second, the ends
+/// against their keys' usual offsets in the timed one since the forty-fifth; 89.21% / 95.27%
+/// before).
 public struct SwipeReranker: Sendable, Equatable {
     /// One weight per feature of ``features(of:lm:fit:timed:profile:)``, in its order: 36 without
-    /// a context, 51 with one; five more when ``timed``.
+    /// a context, 51 with one; five more when ``timed`` (thirteen with a context: the end-key
+    /// offsets).
     public var weights: [Double]
     /// A layer of tanh units over the same features whose weighted sum joins the linear score
     /// (nil: linear only).
@@ -136,7 +139,10 @@ public struct SwipeReranker: Sendable, Equatable {
     /// then the turns of the swipe's start and end from the word's first and last steps
     /// (``SwipeTurns/ends(keys:)``), negated; last, with `lm`, where the swipe's first and last
     /// points lie along and across those steps (``SwipeTurns/endOffsets(keys:)``: start along,
-    /// start across, end along, end across).
+    /// start across, end along, end across) and, `timed` too, the same points against the word's
+    /// first and last keys (``SwipeCandidate/EndKeyOffsets``: x, y, and the squared miss from where
+    /// swipes usually start on that key, raw and standardized, both negated; the same at the end;
+    /// since 2026-12-07, measured and fitted for the timed context forest only).
     public static func features(of c: SwipeCandidate, lm: Double?, fit: Double, timed: Bool = false, profile: SwipeProfile) -> [Double] {
         let lex = Double(c.frequency - 255) * SwipeDecoder.lnFrequencyStep
         let keys = Double(c.terms.keys)
@@ -160,7 +166,13 @@ public struct SwipeReranker: Sendable, Equatable {
         }
         f.append(t.outsideLocality ? 1 : 0)
         f += [-t.startTurn, -t.endTurn]
-        if lm != nil { f += [t.startAlong, t.startAcross, t.endAlong, t.endAcross] }
+        if lm != nil {
+            f += [t.startAlong, t.startAcross, t.endAlong, t.endAcross]
+            if timed {
+                let o = t.endKeyOffsets
+                f += [o.startX, o.startY, -o.startMiss, -o.startMissStandardized, o.endX, o.endY, -o.endMiss, -o.endMissStandardized]
+            }
+        }
         return f
     }
 

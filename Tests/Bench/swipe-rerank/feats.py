@@ -1,4 +1,4 @@
-import numpy as np
+import numpy as np, os
 from common import *
 
 def gstat(x, D, fn):
@@ -94,6 +94,22 @@ def build(D, kind):
     for t in ["startalong", "startacross", "endalong", "endacross"]:
         if t in D:
             f[t] = D[t]
+    # The swipe's first and last points against the word's first and last key centres (dx, dy,
+    # key widths) and the same after each key's mean offset on other users' swipes
+    # (keyoffsets.py, SwipeEndKeyOffsets; dumps since 2026-12-07, forty-fifth session). KEYOFF is
+    # keyoffsets.py's table: `cv` reads each row's fold's (fitted on the other folds' swipes),
+    # `fit` (KEYOFF_ALL=1) the one of every swipe, which the decoder ships.
+    if "sdx" in D and os.environ.get("KEYOFF"):
+        T = np.load(os.environ["KEYOFF"])
+        fold = np.full(len(D["fold"]), 5) if os.environ.get("KEYOFF_ALL") else D["fold"].astype(int)
+        for side, fk in (("s", "fkey"), ("e", "lkey")):
+            k = np.maximum(D[fk].astype(int), 0)
+            m = T[side + "mean"][fold, k]          # [rows, 2]
+            dx = D[side + "dx"] - m[:, 0]; dy = D[side + "dy"] - m[:, 1]
+            f[side + "dx"] = D[side + "dx"]; f[side + "dy"] = D[side + "dy"]
+            f["-c" + side] = -(dx * dx + dy * dy) * (D[fk] >= 0)
+            v = T[side + "var"][fold, k]
+            f["-z" + side] = -(dx * dx / v[:, 0] + dy * dy / v[:, 1]) * (D[fk] >= 0)
     names = list(f)
     X = np.column_stack([f[n] for n in names])
     return X, names
