@@ -337,8 +337,8 @@ public struct SwipeDecoder: Sendable {
     /// The language model's unigram of each entry's word, in the dictionary's order, for the
     /// model the decoder last read a context of (shared by the decoder's copies).
     let entryUnigrams = EntryUnigrams()
-    /// Where real swipes start and end on each key of the dictionary's layout (the context
-    /// rerankers read each candidate's ends against it).
+    /// Where real swipes start and end on each key of the dictionary's layout (the timed context
+    /// reranker reads each candidate's ends against it).
     public let endKeyOffsets: SwipeEndKeyOffsets
 
     public init(dictionary: SwipeDictionary, options: SwipeDecoderOptions = SwipeDecoderOptions()) {
