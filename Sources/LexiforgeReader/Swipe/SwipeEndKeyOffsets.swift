@@ -6,7 +6,7 @@ import LexiforgeFormat
 /// last, and how they miss depends on the key: on the 20,000 real swipes of the development set
 /// (docs/swipe.md) a swipe starting on a top-row key starts about 0.1 key widths higher than one
 /// starting on the middle row (both read ``SwipeDecoderOptions/verticalOffset`` higher), and one
-/// ending on "h" ends 0.3 key widths to its right. ``terms(start:end:first:last:)`` measures a
+/// ending on "h" ends 0.3 key widths to its right. ``terms(start:end:first:firstCentre:last:lastCentre:)`` measures a
 /// word's ends against where its own keys are usually met: the timed context forest reads the
 /// result (``SwipeReranker/features(of:lm:fit:timed:profile:)``).
 ///

@@ -7,7 +7,8 @@ the swipes whose true word starts there, and the same of the last point against 
 each shrunk toward the mean over all keys as n / (n + 30) for a key with n swipes. OUT holds one
 table per fold fitted on the other folds' swipes (for `forest.py cv`: feats.py reads it from
 KEYOFF) and, as row 5, the table of every swipe; `swift` prints that one as
-`SwipeEndKeyOffsets.fitted` reads it (Sources/LexiforgeReader/Swipe/SwipeEndKeyOffsets.swift).
+`SwipeEndKeyOffsets.fittedStart`, `fittedEnd` and their `Other`s, as they stand in
+Sources/LexiforgeReader/Swipe/SwipeEndKeyOffsets.swift.
 """
 import sys, numpy as np
 from common import load
@@ -48,10 +49,10 @@ if __name__ == "__main__":
     if len(sys.argv) > 3 and sys.argv[3] == "swift":
         letters = "qwertyuiopasdfghjklzxcvbnm"   # the qwerty layout's key order (SwipeLayout.qwerty)
         assert NK == len(letters), NK
-        for side, name in (("s", "start"), ("e", "end")):
+        for side, name in (("s", "fittedStart"), ("e", "fittedEnd")):
             m, v, g = out[side + "mean"][5], out[side + "var"][5], out[side + "global"][5]
-            print("    static let %s: [Character: Offset] = [" % name)
+            print("    public static let %s: [Character: Offset] = [" % name)
             for i, c in enumerate(letters):
                 print('        "%s": Offset(%.4f, %.4f, %.4f, %.4f),' % (c, m[i, 0], m[i, 1], v[i, 0], v[i, 1]))
             print("    ]")
-            print("    static let %sOther = Offset(%.4f, %.4f, %.4f, %.4f)" % (name, g[0], g[1], g[2], g[3]))
+            print("    public static let %sOther = Offset(%.4f, %.4f, %.4f, %.4f)" % (name, g[0], g[1], g[2], g[3]))
