@@ -45,26 +45,25 @@ struct SwipeRerankerTests {
         (matched.terms.dwell, matched.terms.dwellWorst, matched.terms.dwellCorners) = (1, 3, 4)
         // Then whether the word lies outside the DTW's locality constraint, the turns of the
         // swipe's start and end from the word's first and last steps, negated, and last, with a
-        // context only, where its ends lie along and across those steps.
+        // context only, where its ends lie along and across those steps and, last, where they lie
+        // against the word's first and last keys: x, y, −miss, −standardized miss, at the start
+        // and at the end.
         (matched.terms.startTurn, matched.terms.endTurn) = (0.125, 1.5)
         (matched.terms.startAlong, matched.terms.startAcross, matched.terms.endAlong, matched.terms.endAcross) = (-0.25, 0.5, 0.75, 1)
-        // Then the ends against the word's first and last keys: x, y, −miss, −standardized miss,
-        // at the start and at the end.
         matched.terms.endKeyOffsets = SwipeCandidate.EndKeyOffsets(startX: 0.1, startY: -0.2, startMiss: 0.3, startMissStandardized: 4,
                                                                     endX: 0.5, endY: 0.6, endMiss: 0.7, endMissStandardized: 8)
-        let offsets: [Double] = [-0.25, 0.5, 0.75, 1]
-        let timedOffsets = offsets + [0.1, -0.2, -0.3, -4, 0.5, 0.6, -0.7, -8]   // the end-key offsets: timed only
+        let offsets: [Double] = [-0.25, 0.5, 0.75, 1, 0.1, -0.2, -0.3, -4, 0.5, 0.6, -0.7, -8]
         #expect(Array(SwipeReranker.features(of: matched, lm: nil, fit: 0, profile: Self.profile)[26...]) == [-0.5, -2, -0.25] + Self.profile.features(timed: false) + [0, -0.125, -1.5])
         #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: -5, timed: true, profile: Self.profile)[32...])
-                == [-1, -3, -4, -0.5, -2, -0.25] + Self.profile.features(timed: true) + [-5, 0, 0, 0, 0, 0, -0.125, -1.5] + timedOffsets)
-        #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: 0, profile: Self.profile).suffix(12)) == [0, 1, 0, 0, 0, 0, -0.125, -1.5] + offsets)
+                == [-1, -3, -4, -0.5, -2, -0.25] + Self.profile.features(timed: true) + [-5, 0, 0, 0, 0, 0, -0.125, -1.5] + offsets)
+        #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: 0, profile: Self.profile).suffix(20)) == [0, 1, 0, 0, 0, 0, -0.125, -1.5] + offsets)
         var outside = matched
         outside.terms.outsideLocality = true
         #expect(SwipeReranker.features(of: outside, lm: nil, fit: 0, profile: Self.profile).suffix(3) == [1, -0.125, -1.5])
-        #expect(SwipeReranker.features(of: outside, lm: -2, fit: -5, timed: true, profile: Self.profile).suffix(15) == [1, -0.125, -1.5] + timedOffsets)
+        #expect(SwipeReranker.features(of: outside, lm: -2, fit: -5, timed: true, profile: Self.profile).suffix(15) == [1, -0.125, -1.5] + offsets)
         var name = matched
         name.word = "McDonald's"
-        #expect(Array(SwipeReranker.features(of: name, lm: -2, fit: -5, profile: Self.profile).suffix(10)) == [1, 0, 1, 0, -0.125, -1.5] + offsets)
+        #expect(Array(SwipeReranker.features(of: name, lm: -2, fit: -5, profile: Self.profile).suffix(18)) == [1, 0, 1, 0, -0.125, -1.5] + offsets)
         #expect(SwipeReranker.features(of: name, lm: nil, fit: 0, profile: Self.profile) == SwipeReranker.features(of: matched, lm: nil, fit: 0, profile: Self.profile))
     }
 
@@ -170,11 +169,11 @@ struct SwipeRerankerTests {
         let offsets = SwipeEndKeyOffsets(layout: .qwerty)
         let q = SwipeEndKeyOffsets.fittedStart["q"]!, h = SwipeEndKeyOffsets.fittedEnd["h"]!
         #expect(offsets.start[0] == q && offsets.end[SwipeLayout.qwerty.keys.firstIndex { $0.letter == "h" }!] == h)
-        // A swipe from 0.5 right of the first key's centre to 0.25 below the last one's.
-        let first = SwipePoint(x: 0.5, y: 0.75), last = SwipePoint(x: 5.5, y: 2.25)
+        // A swipe from 0.5 right of the first key's centre ("q", at 0.5, 0.75 on rows 1.5 key widths
+        // tall) to 0.25 below the last one's ("h", at 6, 2.25).
         let hIndex = SwipeLayout.qwerty.keys.firstIndex { $0.letter == "h" }!
-        let t = offsets.terms(start: SwipePoint(x: 1, y: 0.75), end: SwipePoint(x: 5.5, y: 2.5), first: 0, firstCentre: first,
-                              last: hIndex, lastCentre: last)
+        #expect(offsets.centres[0] == SwipePoint(x: 0.5, y: 0.75) && offsets.centres[hIndex] == SwipePoint(x: 6, y: 2.25))
+        let t = offsets.terms(start: SwipePoint(x: 1, y: 0.75), end: SwipePoint(x: 6, y: 2.5), first: 0, last: hIndex)
         #expect(t.startX == 0.5 && t.startY == 0 && t.endX == 0 && t.endY == 0.25)
         let sx = 0.5 - q.dx, sy = -q.dy, ex = -h.dx, ey = 0.25 - h.dy
         #expect(abs(t.startMiss - (sx * sx + sy * sy)) < 1e-12 && abs(t.endMiss - (ex * ex + ey * ey)) < 1e-12)
@@ -209,8 +208,7 @@ struct SwipeRerankerTests {
             #expect(c.terms.startAlong == o.startAlong && c.terms.startAcross == o.startAcross)
             #expect(c.terms.endAlong == o.endAlong && c.terms.endAcross == o.endAcross)
             let path = dictionary.path(dictionary.index(of: c.word)!)
-            let k = decoder.endKeyOffsets.terms(start: turns.first!, end: turns.last!, first: Int(path.first!), firstCentre: centres[Int(path.first!)],
-                                                last: Int(path.last!), lastCentre: centres[Int(path.last!)])
+            let k = decoder.endKeyOffsets.terms(start: turns.first!, end: turns.last!, first: Int(path.first!), last: Int(path.last!))
             #expect(c.terms.endKeyOffsets == k)
         }
         // The swipe is long enough to have both directions, and some word turns from them.

@@ -239,7 +239,7 @@ public struct SwipeCandidate: Sendable, Equatable, CustomStringConvertible {
         /// ``SwipeTurns/endOffsets(keys:)`` of the word: where the swipe's first and last points lie
         /// along and across the word's first and last steps (reranked candidates).
         public var startAlong = 0.0, startAcross = 0.0, endAlong = 0.0, endAcross = 0.0
-        /// ``SwipeEndKeyOffsets/terms(start:end:first:firstCentre:last:lastCentre:)`` of the word:
+        /// ``SwipeEndKeyOffsets/terms(start:end:first:last:)`` of the word:
         /// the swipe's first and last points against the word's first and last keys, and against
         /// where swipes usually start and end on those keys (reranked candidates).
         public var endKeyOffsets = EndKeyOffsets()
@@ -708,8 +708,7 @@ public struct SwipeDecoder: Sendable {
             let path = dictionary.path(i)
             let keys = path.map { centres[Int($0)] }
             if let f = path.first, let l = path.last, let a = turns.first, let b = turns.last {
-                c.terms.endKeyOffsets = endKeyOffsets.terms(start: a, end: b, first: Int(f), firstCentre: centres[Int(f)],
-                                                            last: Int(l), lastCentre: centres[Int(l)])
+                c.terms.endKeyOffsets = endKeyOffsets.terms(start: a, end: b, first: Int(f), last: Int(l))
             }
             (c.terms.keyMatch, c.terms.keyMatchWorst) = match.terms(keys: keys)
             (c.terms.turns, c.terms.turnsWorst, c.terms.turnCorners) = turns.terms(keys: keys)

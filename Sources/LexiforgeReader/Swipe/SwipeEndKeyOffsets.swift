@@ -6,8 +6,8 @@ import LexiforgeFormat
 /// last, and how they miss depends on the key: on the 20,000 real swipes of the development set
 /// (docs/swipe.md) a swipe starting on a top-row key starts about 0.1 key widths higher than one
 /// starting on the middle row (both read ``SwipeDecoderOptions/verticalOffset`` higher), and one
-/// ending on "h" ends 0.3 key widths to its right. ``terms(start:end:first:firstCentre:last:lastCentre:)`` measures a
-/// word's ends against where its own keys are usually met: the timed context forest reads the
+/// ending on "h" ends 0.3 key widths to its right. ``terms(start:end:first:last:)`` measures a
+/// word's ends against where its own keys are usually met: both context forests read the
 /// result (``SwipeReranker/features(of:lm:fit:timed:profile:)``).
 ///
 /// The table is position-based: a layout's key takes the offsets of the QWERTY key at the same
@@ -35,6 +35,8 @@ public struct SwipeEndKeyOffsets: Sendable {
 
     /// Per key index of the layout: the offsets of swipes starting and ending there.
     public let start: [Offset], end: [Offset]
+    /// Per key index of the layout: the key's centre.
+    public let centres: [SwipePoint]
 
     /// The fitted table placed on `layout`'s keys.
     public init(layout: SwipeLayout) {
@@ -51,15 +53,15 @@ public struct SwipeEndKeyOffsets: Sendable {
         let letters = layout.keys.map(near)
         start = letters.map { $0.flatMap { Self.fittedStart[$0] } ?? Self.fittedStartOther }
         end = letters.map { $0.flatMap { Self.fittedEnd[$0] } ?? Self.fittedEndOther }
+        centres = layout.keys.map(\.centre)
     }
 
-    /// For a word whose first and last keys have indices `first` and `last` and centres
-    /// `firstCentre` and `lastCentre`: the swipe's first point `start` and last point `end` as
-    /// offsets from those centres, and each offset's squared distance from where swipes usually
-    /// start on that key (or end on that key), raw and standardized.
-    public func terms(start a: SwipePoint, end b: SwipePoint, first: Int, firstCentre: SwipePoint, last: Int,
-                      lastCentre: SwipePoint) -> SwipeCandidate.EndKeyOffsets {
-        let sx = a.x - firstCentre.x, sy = a.y - firstCentre.y, ex = b.x - lastCentre.x, ey = b.y - lastCentre.y
+    /// For a word whose first and last keys have indices `first` and `last`: the swipe's first
+    /// point `start` and last point `end` as offsets from those keys' centres, and each offset's
+    /// squared distance from where swipes usually start on that key (or end on that key), raw and
+    /// standardized.
+    public func terms(start a: SwipePoint, end b: SwipePoint, first: Int, last: Int) -> SwipeCandidate.EndKeyOffsets {
+        let sx = a.x - centres[first].x, sy = a.y - centres[first].y, ex = b.x - centres[last].x, ey = b.y - centres[last].y
         let s = start[first].miss(sx, sy), e = end[last].miss(ex, ey)
         return SwipeCandidate.EndKeyOffsets(startX: sx, startY: sy, startMiss: s.squared, startMissStandardized: s.standardized,
                                             endX: ex, endY: ey, endMiss: e.squared, endMissStandardized: e.standardized)

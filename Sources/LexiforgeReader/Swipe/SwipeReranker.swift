@@ -29,12 +29,11 @@ import Foundation
 /// seventeenth session, the spelling since the eighteenth, two seeds since the nineteenth, the DTW
 /// without its locality constraint and the flag of it since the twentieth, the ends' turns since
 /// the twenty-third, the ends' offsets along the word's steps since the forty-second, the ends
-/// against their keys' usual offsets in the timed one since the forty-fifth; 89.21% / 95.27%
+/// against their keys' usual offsets since the forty-fifth (timed) and forty-sixth (untimed); 89.21% / 95.27%
 /// before).
 public struct SwipeReranker: Sendable, Equatable {
     /// One weight per feature of ``features(of:lm:fit:timed:profile:)``, in its order: 36 without
-    /// a context, 51 with one; five more when ``timed`` (thirteen with a context: the end-key
-    /// offsets).
+    /// a context, 59 with one; five more when ``timed``.
     public var weights: [Double]
     /// A layer of tanh units over the same features whose weighted sum joins the linear score
     /// (nil: linear only).
@@ -118,11 +117,11 @@ public struct SwipeReranker: Sendable, Equatable {
 
     /// Fitted without context on every swipe of the development set (`forest.py fit nl setA6`).
     public static let withoutContext = fitted(SwipeForest.withoutContext, timed: false)
-    /// Fitted with each swipe's sentence before it as context (`forest.py fit ctx+nl setC19`).
+    /// Fitted with each swipe's sentence before it as context (`forest.py fit ctx+nl setC21`).
     public static let withContext = fitted(SwipeForest.withContext, timed: false)
     /// Fitted without context on swipes with times (`forest.py fit nl setD6`).
     public static let withoutContextTimed = fitted(SwipeForest.withoutContextTimed, timed: true)
-    /// Fitted with context on swipes with times (`forest.py fit ctx+nl setC18`).
+    /// Fitted with context on swipes with times (`forest.py fit ctx+nl setC20`).
     public static let withContextTimed = fitted(SwipeForest.withContextTimed, timed: true)
 
     /// The features of a candidate: its channel distances, DTW cost, end distances, squared log
@@ -139,10 +138,10 @@ public struct SwipeReranker: Sendable, Equatable {
     /// then the turns of the swipe's start and end from the word's first and last steps
     /// (``SwipeTurns/ends(keys:)``), negated; last, with `lm`, where the swipe's first and last
     /// points lie along and across those steps (``SwipeTurns/endOffsets(keys:)``: start along,
-    /// start across, end along, end across) and, `timed` too, the same points against the word's
-    /// first and last keys (``SwipeCandidate/EndKeyOffsets``: x, y, and the squared miss from where
-    /// swipes usually start on that key, raw and standardized, both negated; the same at the end;
-    /// since 2026-12-07, measured and fitted for the timed context forest only).
+    /// start across, end along, end across) and the same points against the word's first and last
+    /// keys (``SwipeCandidate/EndKeyOffsets``: x, y, and the squared miss from where swipes usually
+    /// start on that key, raw and standardized, both negated; the same at the end; read by the
+    /// timed context forest since the forty-fifth session, by the untimed one since the forty-sixth).
     public static func features(of c: SwipeCandidate, lm: Double?, fit: Double, timed: Bool = false, profile: SwipeProfile) -> [Double] {
         let lex = Double(c.frequency - 255) * SwipeDecoder.lnFrequencyStep
         let keys = Double(c.terms.keys)
@@ -167,11 +166,9 @@ public struct SwipeReranker: Sendable, Equatable {
         f.append(t.outsideLocality ? 1 : 0)
         f += [-t.startTurn, -t.endTurn]
         if lm != nil {
-            f += [t.startAlong, t.startAcross, t.endAlong, t.endAcross]
-            if timed {
-                let o = t.endKeyOffsets
-                f += [o.startX, o.startY, -o.startMiss, -o.startMissStandardized, o.endX, o.endY, -o.endMiss, -o.endMissStandardized]
-            }
+            let o = t.endKeyOffsets
+            f += [t.startAlong, t.startAcross, t.endAlong, t.endAcross,
+                  o.startX, o.startY, -o.startMiss, -o.startMissStandardized, o.endX, o.endY, -o.endMiss, -o.endMissStandardized]
         }
         return f
     }
