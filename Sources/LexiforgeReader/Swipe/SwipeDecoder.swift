@@ -239,9 +239,9 @@ public struct SwipeCandidate: Sendable, Equatable, CustomStringConvertible {
         /// ``SwipeTurns/endOffsets(keys:)`` of the word: where the swipe's first and last points lie
         /// along and across the word's first and last steps (reranked candidates).
         public var startAlong = 0.0, startAcross = 0.0, endAlong = 0.0, endAcross = 0.0
-        /// ``SwipeEndKeyOffsets/terms(start:end:first:last:)`` of the word:
-        /// the swipe's first and last points against the word's first and last keys, and against
-        /// where swipes usually start and end on those keys (reranked candidates).
+        /// ``SwipeEndKeyOffsets/terms(start:end:first:last:)`` of the word: the swipe's first and
+        /// last points against the word's first and last keys, and against where swipes usually
+        /// start and end on those keys (reranked candidates).
         public var endKeyOffsets = EndKeyOffsets()
         /// Whether no warping path reaches the word within the locality constraint
         /// (``SwipeDecoderOptions/localityLow``, `localityHigh`, `localitySlack`): the words the

@@ -29,8 +29,8 @@ import Foundation
 /// seventeenth session, the spelling since the eighteenth, two seeds since the nineteenth, the DTW
 /// without its locality constraint and the flag of it since the twentieth, the ends' turns since
 /// the twenty-third, the ends' offsets along the word's steps since the forty-second, the ends
-/// against their keys' usual offsets since the forty-fifth (timed) and forty-sixth (untimed); 89.21% / 95.27%
-/// before).
+/// against their keys' usual offsets since the forty-fifth (timed) and forty-sixth (untimed);
+/// 89.21% / 95.27% before).
 public struct SwipeReranker: Sendable, Equatable {
     /// One weight per feature of ``features(of:lm:fit:timed:profile:)``, in its order: 36 without
     /// a context, 59 with one; five more when ``timed``.
@@ -141,7 +141,8 @@ public struct SwipeReranker: Sendable, Equatable {
     /// start across, end along, end across) and the same points against the word's first and last
     /// keys (``SwipeCandidate/EndKeyOffsets``: x, y, and the squared miss from where swipes usually
     /// start on that key, raw and standardized, both negated; the same at the end; read by the
-    /// timed context forest since the forty-fifth session, by the untimed one since the forty-sixth).
+    /// timed context forest since the forty-fifth session, by the untimed one since the
+    /// forty-sixth).
     public static func features(of c: SwipeCandidate, lm: Double?, fit: Double, timed: Bool = false, profile: SwipeProfile) -> [Double] {
         let lex = Double(c.frequency - 255) * SwipeDecoder.lnFrequencyStep
         let keys = Double(c.terms.keys)
