@@ -44,10 +44,9 @@ struct SwipeRerankerTests {
         (matched.terms.turns, matched.terms.turnsWorst, matched.terms.turnCorners) = (0.5, 2, 0.25)
         (matched.terms.dwell, matched.terms.dwellWorst, matched.terms.dwellCorners) = (1, 3, 4)
         // Then whether the word lies outside the DTW's locality constraint, the turns of the
-        // swipe's start and end from the word's first and last steps, negated, and last, with a
-        // context only, where its ends lie along and across those steps and, last, where they lie
-        // against the word's first and last keys: x, y, −miss, −standardized miss, at the start
-        // and at the end.
+        // swipe's start and end from the word's first and last steps, negated, and, with a context
+        // only, where its ends lie along and across those steps and, last, against the word's first
+        // and last keys: x, y, −miss, −standardized miss, at the start and at the end.
         (matched.terms.startTurn, matched.terms.endTurn) = (0.125, 1.5)
         (matched.terms.startAlong, matched.terms.startAcross, matched.terms.endAlong, matched.terms.endAcross) = (-0.25, 0.5, 0.75, 1)
         matched.terms.endKeyOffsets = SwipeCandidate.EndKeyOffsets(startX: 0.1, startY: -0.2, startMiss: 0.3, startMissStandardized: 4,
