@@ -65,6 +65,8 @@ public enum SwipeTune {
         var fold: Int; var terms: [Term]; var hasTruth: Bool
         /// log10 p of the context's last word after the words before it (nil: no context word).
         var contextFit: Double? = nil
+        /// How all the words before the swipe read (``NgramPredictor/contextMeanFit(of:)``; nil: none).
+        var contextMeanFit: SwipeContextMeanFit? = nil
         /// The swipe's ``SwipeProfile`` (with its times when the dwell terms have them).
         var profile: SwipeProfile
     }
@@ -154,7 +156,7 @@ public enum SwipeTune {
         let dumpPath = config.dumpPath ?? ProcessInfo.processInfo.environment["LEXIFORGE_SWIPE_TUNE_DUMP"]
         let dumpFile = try dumpPath.map { try Self.create($0) }
         let dumpWords = try dumpPath.map { try Self.create($0 + ".words") }
-        dumpFile?.write(Data("sample\tfold\ttruth\tlocation\tshape\tcost\tlexicon\tlm\tfit\tstart\tend\tlength\tmissed\tkeys\tdwell\tdwellworst\tdwellcorners\tkeymatch\tkeymatchworst\tturns\tturnsworst\tturncorners\tplength\tstraightness\tturning\trowratio\tpduration\tspeed\tcap\tallcaps\tnonalpha\toutside\tstartturn\tendturn\tstartalong\tstartacross\tendalong\tendacross\tsdx\tsdy\tedx\tedy\tfkey\tlkey\n".utf8))
+        dumpFile?.write(Data("sample\tfold\ttruth\tlocation\tshape\tcost\tlexicon\tlm\tfit\tstart\tend\tlength\tmissed\tkeys\tdwell\tdwellworst\tdwellcorners\tkeymatch\tkeymatchworst\tturns\tturnsworst\tturncorners\tplength\tstraightness\tturning\trowratio\tpduration\tspeed\tcap\tallcaps\tnonalpha\toutside\tstartturn\tendturn\tstartalong\tstartacross\tendalong\tendacross\tsdx\tsdy\tedx\tedy\tfkey\tlkey\tmeanfit\tnctx\n".utf8))
         func spelling(_ word: String) -> String {
             let s = SwipeReranker.Spelling(word)
             return "\(s.capitalized ? 1 : 0)\t\(s.allCapitals ? 1 : 0)\t\(s.nonLetter ? 1 : 0)"
@@ -165,7 +167,7 @@ public enum SwipeTune {
             let profile = "\(p.logLength)\t\(p.straightness)\t\(p.turning)\t\(p.rowHeightRatio)\t\(p.logDuration ?? 0)\t\(p.speed ?? 0)"
             var text = ""
             for t in s.terms {
-                text += "\(n)\t\(s.fold)\t\(t.truth ? 1 : 0)\t\(t.location)\t\(t.shape)\t\(t.cost)\t\(t.lexicon)\t\(t.lm)\t\(s.contextFit ?? 0)\t\(t.start)\t\(t.end)\t\(t.length)\t\(t.missed)\t\(t.keys)\t\(t.dwell.unexplained)\t\(t.dwell.worst)\t\(t.dwell.corners)\t\(t.keyMatch.mean)\t\(t.keyMatch.worst)\t\(t.turns.unexplained)\t\(t.turns.worst)\t\(t.turns.corners)\t\(profile)\t\(spelling(t.word))\t\(t.outside ? 1 : 0)\t\(t.ends.start)\t\(t.ends.end)\t\(t.offsets.startAlong)\t\(t.offsets.startAcross)\t\(t.offsets.endAlong)\t\(t.offsets.endAcross)\t\(t.endKeyOffsets.startX)\t\(t.endKeyOffsets.startY)\t\(t.endKeyOffsets.endX)\t\(t.endKeyOffsets.endY)\t\(t.endKeys.first)\t\(t.endKeys.last)\n"
+                text += "\(n)\t\(s.fold)\t\(t.truth ? 1 : 0)\t\(t.location)\t\(t.shape)\t\(t.cost)\t\(t.lexicon)\t\(t.lm)\t\(s.contextFit ?? 0)\t\(t.start)\t\(t.end)\t\(t.length)\t\(t.missed)\t\(t.keys)\t\(t.dwell.unexplained)\t\(t.dwell.worst)\t\(t.dwell.corners)\t\(t.keyMatch.mean)\t\(t.keyMatch.worst)\t\(t.turns.unexplained)\t\(t.turns.worst)\t\(t.turns.corners)\t\(profile)\t\(spelling(t.word))\t\(t.outside ? 1 : 0)\t\(t.ends.start)\t\(t.ends.end)\t\(t.offsets.startAlong)\t\(t.offsets.startAcross)\t\(t.offsets.endAlong)\t\(t.offsets.endAcross)\t\(t.endKeyOffsets.startX)\t\(t.endKeyOffsets.startY)\t\(t.endKeyOffsets.endX)\t\(t.endKeyOffsets.endY)\t\(t.endKeys.first)\t\(t.endKeys.last)\t\(s.contextMeanFit?.mean ?? 0)\t\(s.contextMeanFit?.words ?? 0)\n"
             }
             dumpFile.write(Data(text.utf8))
             dumpWords.write(Data(s.terms.map { $0.word + "\n" }.joined().utf8))
@@ -200,6 +202,7 @@ public enum SwipeTune {
             }
             samples.append(Sample(fold: fold(t), terms: terms, hasTruth: terms.contains { $0.truth },
                                   contextFit: try t.context.flatMap { try session.contextFit($0) },
+                                  contextMeanFit: try t.context.flatMap { try session.predictor?.contextMeanFit(of: $0) },
                                   profile: decoder.profile(t.points, times: dwell.available ? t.times : nil)))
             dump(samples[samples.count - 1], samples.count - 1)
         }

@@ -121,7 +121,7 @@ if python3 -c 'import numpy, lightgbm' 2>/dev/null; then
       DUMP="$WORK/decoder.tsv" python3 selection.py cv "$WORK/selection.json" > "$WORK/selection.txt" &&
       python3 keyoffsets.py "$WORK/dump.tsv" "$WORK/keyoffsets.npz" &&
       (DUMP="$WORK/dump.tsv" TEST_DUMP="$WORK/decoder-nl.tsv" TEST_SELECT="$WORK/selection.json" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv nl setD6 > "$WORK/cv-nl.txt" &
-       KEYOFF="$WORK/keyoffsets.npz" DUMP="$WORK/dump.tsv" AUG="$WORK/augmented.tsv" TEST_DUMP="$WORK/decoder.tsv" TEST_SELECT="$WORK/selection.json" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv ctx+nl setC20 > "$WORK/cv-ctx.txt"; wait)); then
+       KEYOFF="$WORK/keyoffsets.npz" DUMP="$WORK/dump.tsv" AUG="$WORK/augmented.tsv" TEST_DUMP="$WORK/decoder.tsv" TEST_SELECT="$WORK/selection.json" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv ctx+nl setC22 > "$WORK/cv-ctx.txt"; wait)); then
     sed -n 's/^RESULT nested, /the selection weights, nested by user: /p; s/^all folds: /the selection weights fitted on every fold: /p' "$WORK/selection.txt" | tee -a "$REPORT"
     # At the shipped sizes (forest.py's trees_for: 300 trees without context, 600 with) and
     # seeds (seeds_for: every forest averages seeds 1 and 2).

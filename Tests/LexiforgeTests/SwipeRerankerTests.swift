@@ -22,6 +22,10 @@ struct SwipeRerankerTests {
         let c = Self.candidate("word", cost: 0.2, frequency: 200, keys: 4)
         #expect(SwipeReranker.features(of: c, lm: nil, fit: 0, profile: Self.profile).count == SwipeReranker.withoutContext.weights.count)
         #expect(SwipeReranker.features(of: c, lm: -3, fit: -2, profile: Self.profile).count == SwipeReranker.withContext.weights.count)
+        #expect(SwipeReranker.features(of: c, lm: nil, fit: 0, timed: true, profile: Self.profile).count
+                == SwipeReranker.withoutContextTimed.weights.count)
+        #expect(SwipeReranker.features(of: c, lm: -3, fit: -2, timed: true, profile: Self.profile).count
+                == SwipeReranker.withContextTimed.weights.count)
     }
 
     @Test("features worked out by hand for one candidate")
@@ -46,20 +50,24 @@ struct SwipeRerankerTests {
         // Then whether the word lies outside the DTW's locality constraint, the turns of the
         // swipe's start and end from the word's first and last steps, negated, and, with a context
         // only, where its ends lie along and across those steps and, last, against the word's first
-        // and last keys: x, y, −miss, −standardized miss, at the start and at the end.
+        // and last keys: x, y, −miss, −standardized miss, at the start and at the end; timed and
+        // with a context, last of all, the whole context's mean fit and its number of words.
         (matched.terms.startTurn, matched.terms.endTurn) = (0.125, 1.5)
         (matched.terms.startAlong, matched.terms.startAcross, matched.terms.endAlong, matched.terms.endAcross) = (-0.25, 0.5, 0.75, 1)
         matched.terms.endKeyOffsets = SwipeCandidate.EndKeyOffsets(startX: 0.1, startY: -0.2, startMiss: 0.3, startMissStandardized: 4,
                                                                     endX: 0.5, endY: 0.6, endMiss: 0.7, endMissStandardized: 8)
         let offsets: [Double] = [-0.25, 0.5, 0.75, 1, 0.1, -0.2, -0.3, -4, 0.5, 0.6, -0.7, -8]
         #expect(Array(SwipeReranker.features(of: matched, lm: nil, fit: 0, profile: Self.profile)[26...]) == [-0.5, -2, -0.25] + Self.profile.features(timed: false) + [0, -0.125, -1.5])
-        #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: -5, timed: true, profile: Self.profile)[32...])
-                == [-1, -3, -4, -0.5, -2, -0.25] + Self.profile.features(timed: true) + [-5, 0, 0, 0, 0, 0, -0.125, -1.5] + offsets)
+        let meanFit = SwipeContextMeanFit(mean: -3.5, words: 2)
+        #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: -5, meanFit: meanFit, timed: true, profile: Self.profile)[32...])
+                == [-1, -3, -4, -0.5, -2, -0.25] + Self.profile.features(timed: true) + [-5, 0, 0, 0, 0, 0, -0.125, -1.5] + offsets + [-3.5, 2])
+        #expect(SwipeReranker.features(of: matched, lm: -2, fit: -5, meanFit: meanFit, profile: Self.profile)
+                == SwipeReranker.features(of: matched, lm: -2, fit: -5, profile: Self.profile))
         #expect(Array(SwipeReranker.features(of: matched, lm: -2, fit: 0, profile: Self.profile).suffix(20)) == [0, 1, 0, 0, 0, 0, -0.125, -1.5] + offsets)
         var outside = matched
         outside.terms.outsideLocality = true
         #expect(SwipeReranker.features(of: outside, lm: nil, fit: 0, profile: Self.profile).suffix(3) == [1, -0.125, -1.5])
-        #expect(SwipeReranker.features(of: outside, lm: -2, fit: -5, timed: true, profile: Self.profile).suffix(15) == [1, -0.125, -1.5] + offsets)
+        #expect(SwipeReranker.features(of: outside, lm: -2, fit: -5, timed: true, profile: Self.profile).suffix(17) == [1, -0.125, -1.5] + offsets + [0, 0])
         var name = matched
         name.word = "McDonald's"
         #expect(Array(SwipeReranker.features(of: name, lm: -2, fit: -5, profile: Self.profile).suffix(18)) == [1, 0, 1, 0, -0.125, -1.5] + offsets)

@@ -49,6 +49,28 @@ struct SwipeScoringTests {
         withExtendedLifetime(folder) {}
     }
 
+    @Test("the whole context's fit is the mean log10 p of its words from the sentence start")
+    func meanFit() throws {
+        let (folder, predictor, _, _) = try Self.inOrOn("lexiforge-swipe-mean-fit")
+        #expect(try predictor.contextMeanFit(of: []) == nil)
+        let start = Int32(StoreSchema.ReservedID.sentenceStart)
+        func id(_ w: String) -> Int32 { predictor.id(of: w) ?? -1 }   // -1: <unk>
+        for words in [["we", "sat"], ["box", "zebra", "on"], ["We", "live", "in"], ["the"]] {
+            let ids = words.map { predictor.id(of: $0) ?? predictor.id(of: $0.lowercased()) ?? -1 }
+            var sum = 0
+            for (k, w) in ids.enumerated() { sum += try predictor.logProb(of: w, context: [start] + ids[..<k]).value }
+            let fit = try #require(try predictor.contextMeanFit(of: words))
+            #expect(fit.words == words.count)
+            #expect(abs(fit.mean - Double(sum) / StoreSchema.logScale / Double(words.count)) < 1e-12, "\(words)")
+        }
+        // The last word's term is the decoder's fit (`contextFit`) once two words come before it.
+        let three = try #require(try predictor.contextMeanFit(of: ["we", "sat", "on"]))
+        let two = try #require(try predictor.contextMeanFit(of: ["we", "sat"]))
+        #expect(abs(3 * three.mean - 2 * two.mean - (try #require(try predictor.contextFit(of: ["we", "sat", "on"])))) < 1e-9)
+        #expect(two.mean > (try #require(try predictor.contextMeanFit(of: ["box", "zebra"]))).mean)
+        withExtendedLifetime(folder) {}
+    }
+
     /// A dictionary of a few words and the straight swipe from "t" to "o" (rows 1.5 key widths tall).
     static func toSwipe() -> (SwipeDictionary, [SwipePoint]) {
         var builder = SwipeDictionary.Builder(layout: .qwerty)

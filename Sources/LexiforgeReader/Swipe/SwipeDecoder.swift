@@ -484,7 +484,8 @@ public struct SwipeDecoder: Sendable {
     /// ``NgramPredictor/distribution(after:)`` on a store with a language model; nil decodes
     /// without context. `contextFit` (``NgramPredictor/contextFit(of:)`` of the same words) lets
     /// ``SwipeDecoderOptions/contextGate`` weigh a context that reads like no sentence less, and
-    /// the context rerankers read it (nil reads as "no word before").
+    /// the context rerankers read it (nil reads as "no word before"); the timed context reranker
+    /// also reads `contextMeanFit` (``NgramPredictor/contextMeanFit(of:)``, nil as no word).
     /// ``decode(_:times:after:model:)`` computes both from the words before the swipe.
     ///
     /// Stages: simplify (thesis 2.3); the four filters; the words they keep scored by the prior,
@@ -497,16 +498,17 @@ public struct SwipeDecoder: Sendable {
     ///
     /// `times` (milliseconds, one per point) let the reranker see where the swipe slows down
     /// (``SwipeDwell``: people slow at the keys they mean); without them it ranks by the path alone.
-    public func decode(_ raw: [SwipePoint], times: [Double]? = nil, context: ContextDistribution?, contextFit: Double? = nil) -> SwipeDecoding {
+    public func decode(_ raw: [SwipePoint], times: [Double]? = nil, context: ContextDistribution?, contextFit: Double? = nil,
+                       contextMeanFit: SwipeContextMeanFit? = nil) -> SwipeDecoding {
         var decoding: SwipeDecoding
         if let gate = options.contextGate, let contextFit, contextFit < gate {
             var decoder = self
             decoder.options.contextWeight = options.contextWeightLow
             decoder.options.selection?.context = options.selection?.contextLow ?? 0
             decoder.options.shortlistSelection?.context = options.shortlistSelection?.contextLow ?? 0
-            decoding = decoder.decodeWeighted(raw, times: times, context: context, contextFit: contextFit)
+            decoding = decoder.decodeWeighted(raw, times: times, context: context, contextFit: contextFit, contextMeanFit: contextMeanFit)
         } else {
-            decoding = decodeWeighted(raw, times: times, context: context, contextFit: contextFit)
+            decoding = decodeWeighted(raw, times: times, context: context, contextFit: contextFit, contextMeanFit: contextMeanFit)
         }
         decoding.contextFit = contextFit
         return decoding
@@ -515,7 +517,8 @@ public struct SwipeDecoder: Sendable {
     /// Decodes one swipe with its points' times (milliseconds) and no context.
     public func decode(_ raw: [SwipePoint], times: [Double]) -> SwipeDecoding { decode(raw, times: times, context: nil) }
 
-    func decodeWeighted(_ raw: [SwipePoint], times: [Double]?, context: ContextDistribution?, contextFit: Double?) -> SwipeDecoding {
+    func decodeWeighted(_ raw: [SwipePoint], times: [Double]?, context: ContextDistribution?, contextFit: Double?,
+                        contextMeanFit: SwipeContextMeanFit? = nil) -> SwipeDecoding {
         guard let swipe = prepare(raw) else { return SwipeDecoding(candidates: [], points: 0, afterFilter: options.countsFilters ? [0, 0, 0, 0] : []) }
         var decoding = SwipeDecoding(candidates: [], points: swipe.points.count, afterFilter: options.countsFilters ? filter(swipe).afterFilter : [])
         let channels = Channels(swipe: finite(raw), options: options)
@@ -652,7 +655,7 @@ public struct SwipeDecoder: Sendable {
             let top = addingRerankTerms(scored.top, entries: scored.entries, keyMatch: keyMatch(raw), dwell: dwell, turns: turns(raw))
             let reranker = SwipeReranker.fitted(context: context != nil, timed: dwell != nil)
             let profile = self.profile(raw, times: dwell != nil ? times : nil)
-            decoding.candidates = Array(reranker.rerank(top, fit: contextFit ?? 0, profile: profile, limit: options.limit).prefix(options.limit))
+            decoding.candidates = Array(reranker.rerank(top, fit: contextFit ?? 0, meanFit: contextMeanFit, profile: profile, limit: options.limit).prefix(options.limit))
         } else {
             decoding.candidates = scored.top
         }

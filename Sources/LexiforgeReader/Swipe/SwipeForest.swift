@@ -1,6 +1,6 @@
 import Foundation
 
-/// A forest of boosted regression trees over the features of ``SwipeReranker/features(of:lm:fit:timed:profile:)``:
+/// A forest of boosted regression trees over the features of ``SwipeReranker/features(of:lm:fit:meanFit:timed:profile:)``:
 /// a candidate's score is the sum of the leaves its features reach, one per tree.
 ///
 /// The fitted forests (``SwipeReranker``'s) are LambdaMART rankers fitted on the real swipes of

@@ -6,7 +6,7 @@ import Foundation
 /// The linear score weighs each channel with one number; real swipes say the weights depend on
 /// the word (a long word's DTW cost means less than a short one's) and on the swipe (a long, fast
 /// or wobbly swipe against a short, careful one), and that small distances matter more than
-/// squares make them. The features (``features(of:lm:fit:timed:profile:)``) are the candidate's
+/// squares make them. The features (``features(of:lm:fit:meanFit:timed:profile:)``) are the candidate's
 /// channel distances, DTW cost, end distances and prior, their square roots and products with the
 /// key count, its ``SwipeKeyMatch`` and ``SwipeTurns`` terms (and ``SwipeDwell`` terms for a swipe
 /// with times), with a context six terms of p(word | context), then the swipe's ``SwipeProfile``
@@ -14,7 +14,8 @@ import Foundation
 /// turn from the word's first and last steps (``SwipeTurns/ends(keys:)``) and, with a context,
 /// where they lie along and across those steps (``SwipeTurns/endOffsets(keys:)``) and, with times
 /// too, against where real swipes start and end on the word's first and last keys
-/// (``SwipeEndKeyOffsets``). Every feature is O(1) from what the candidate carries.
+/// (``SwipeEndKeyOffsets``); with a context and times, last of all, how all the words before the
+/// swipe read (``SwipeContextMeanFit``). Every feature is O(1) from what the candidate carries.
 ///
 /// A score is the features' weighted sum, plus a hidden layer of tanh units over them, plus a
 /// ``SwipeForest`` of boosted trees over them, each part optional. The fitted rerankers
@@ -29,11 +30,11 @@ import Foundation
 /// seventeenth session, the spelling since the eighteenth, two seeds since the nineteenth, the DTW
 /// without its locality constraint and the flag of it since the twentieth, the ends' turns since
 /// the twenty-third, the ends' offsets along the word's steps since the forty-second, the ends
-/// against their keys' usual offsets since the forty-fifth (timed) and forty-sixth (untimed);
-/// 89.21% / 95.27% before).
+/// against their keys' usual offsets since the forty-fifth (timed) and forty-sixth (untimed), how
+/// the whole context reads since the forty-seventh (timed); 89.21% / 95.27% before).
 public struct SwipeReranker: Sendable, Equatable {
-    /// One weight per feature of ``features(of:lm:fit:timed:profile:)``, in its order: 36 without
-    /// a context, 59 with one; five more when ``timed``.
+    /// One weight per feature of ``features(of:lm:fit:meanFit:timed:profile:)``, in its order: 36 without
+    /// a context, 59 with one; five more when ``timed`` (seven with a context).
     public var weights: [Double]
     /// A layer of tanh units over the same features whose weighted sum joins the linear score
     /// (nil: linear only).
@@ -43,7 +44,7 @@ public struct SwipeReranker: Sendable, Equatable {
     /// Whether the features end with the three ``SwipeDwell`` terms (a swipe with times).
     public var timed: Bool
     /// When a reranker scored by its forest alone may stop scoring hopeless candidates
-    /// (``rerank(_:fit:profile:limit:)``; nil: never).
+    /// (``rerank(_:fit:meanFit:profile:limit:)``; nil: never).
     public var pruning: Pruning?
 
     /// After the forest's first `checkpoint` trees, a candidate whose sum lies more than `margin`
@@ -121,7 +122,7 @@ public struct SwipeReranker: Sendable, Equatable {
     public static let withContext = fitted(SwipeForest.withContext, timed: false)
     /// Fitted without context on swipes with times (`forest.py fit nl setD6`).
     public static let withoutContextTimed = fitted(SwipeForest.withoutContextTimed, timed: true)
-    /// Fitted with context on swipes with times (`forest.py fit ctx+nl setC20`).
+    /// Fitted with context on swipes with times (`forest.py fit ctx+nl setC22`).
     public static let withContextTimed = fitted(SwipeForest.withContextTimed, timed: true)
 
     /// The features of a candidate: its channel distances, DTW cost, end distances, squared log
@@ -142,8 +143,11 @@ public struct SwipeReranker: Sendable, Equatable {
     /// keys (``SwipeCandidate/EndKeyOffsets``: x, y, and the squared miss from where swipes usually
     /// start on that key, raw and standardized, both negated; the same at the end; read by the
     /// timed context forest since the forty-fifth session, by the untimed one since the
-    /// forty-sixth).
-    public static func features(of c: SwipeCandidate, lm: Double?, fit: Double, timed: Bool = false, profile: SwipeProfile) -> [Double] {
+    /// forty-sixth); and with `lm` and `timed`, how all the words before the swipe read
+    /// (`meanFit`, ``NgramPredictor/contextMeanFit(of:)``: the mean fit, then the number of
+    /// words; 0 and 0 for none), read by the timed context forest since the forty-seventh session.
+    public static func features(of c: SwipeCandidate, lm: Double?, fit: Double, meanFit: SwipeContextMeanFit? = nil, timed: Bool = false,
+                                profile: SwipeProfile) -> [Double] {
         let lex = Double(c.frequency - 255) * SwipeDecoder.lnFrequencyStep
         let keys = Double(c.terms.keys)
         let t = c.terms
@@ -171,6 +175,7 @@ public struct SwipeReranker: Sendable, Equatable {
             f += [t.startAlong, t.startAcross, t.endAlong, t.endAcross,
                   o.startX, o.startY, -o.startMiss, -o.startMissStandardized, o.endX, o.endY, -o.endMiss, -o.endMissStandardized]
         }
+        if lm != nil && timed { f += [meanFit?.mean ?? 0, Double(meanFit?.words ?? 0)] }
         return f
     }
 
@@ -218,8 +223,8 @@ public struct SwipeReranker: Sendable, Equatable {
 
     /// The reranked score of a candidate of a swipe with this profile (higher is better); its
     /// dwell terms and the profile's times count when ``timed``.
-    public func score(_ c: SwipeCandidate, lm: Double?, fit: Double, profile: SwipeProfile) -> Double {
-        let f = Self.features(of: c, lm: lm, fit: fit, timed: timed, profile: profile)
+    public func score(_ c: SwipeCandidate, lm: Double?, fit: Double, meanFit: SwipeContextMeanFit? = nil, profile: SwipeProfile) -> Double {
+        let f = Self.features(of: c, lm: lm, fit: fit, meanFit: meanFit, timed: timed, profile: profile)
         var s = weighted(f)
         if let forest { s += forest.score(f) }
         return s
@@ -241,15 +246,16 @@ public struct SwipeReranker: Sendable, Equatable {
     }
 
     /// `candidates` (best first by the linear score) of a swipe with this profile, reordered by
-    /// ``score(_:lm:fit:profile:)``, ties kept in their order; each candidate's `score` becomes the
+    /// ``score(_:lm:fit:meanFit:profile:)``, ties kept in their order; each candidate's `score` becomes the
     /// reranked one. The forest scores all candidates tree by tree (``SwipeForest/scores(_:)``),
     /// to the same sums.
     ///
     /// With a `limit` (the candidates a front end shows) and ``pruning``, a reranker scored by its
     /// forest alone stops scoring the candidates that cannot reach the best `limit` (see
     /// ``Pruning``); they follow the others, in the order of their partial scores.
-    public func rerank(_ candidates: [SwipeCandidate], fit: Double, profile: SwipeProfile, limit: Int? = nil) -> [SwipeCandidate] {
-        let rows = candidates.map { Self.features(of: $0, lm: $0.contextLogProbability, fit: fit, timed: timed, profile: profile) }
+    public func rerank(_ candidates: [SwipeCandidate], fit: Double, meanFit: SwipeContextMeanFit? = nil, profile: SwipeProfile,
+                       limit: Int? = nil) -> [SwipeCandidate] {
+        let rows = candidates.map { Self.features(of: $0, lm: $0.contextLogProbability, fit: fit, meanFit: meanFit, timed: timed, profile: profile) }
         var trees: [Double]?, complete: [Bool]?
         if let limit, limit >= 1, candidates.count > limit, let pruning, let forest, hidden == nil, weights.allSatisfy({ $0 == 0 }) {
             (trees, complete) = forest.scores(rows, best: limit, checkpoint: pruning.checkpoint, margin: pruning.margin)

@@ -110,6 +110,20 @@ def build(D, kind):
             f["-c" + side] = -(dx * dx + dy * dy) * (D[fk] >= 0)
             v = T[side + "var"][fold, k]
             f["-z" + side] = -(dx * dx / v[:, 0] + dy * dy / v[:, 1]) * (D[fk] >= 0)
+    # How all the words before the swipe read (NgramPredictor.contextMeanFit: the mean log10 p of
+    # each after the ones before it from <s>, and their number; 0 and 0 for none; dumps since
+    # 2026-12-07, forty-seventh session): the fit reads only the last word.
+    for t in ["meanfit", "nctx"]:
+        if t in D:
+            f[t] = D[t]
+    # EXTRA=FILE.npz: per-swipe arrays in the dumps' sample order (contextfit.py's), each a feature
+    # "x:NAME"; an augmented dump's samples are two copies a swipe (forty-seventh session, a trial).
+    if os.environ.get("EXTRA"):
+        E = np.load(os.environ["EXTRA"]); n = len(E["nctx"])
+        samp = D["sample"].astype(np.int64)
+        samp = samp // 2 if samp.max() >= n else samp
+        for key in E.files:
+            f["x:" + key] = E[key][samp]
     names = list(f)
     X = np.column_stack([f[n] for n in names])
     return X, names
