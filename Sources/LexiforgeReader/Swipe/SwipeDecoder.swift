@@ -506,9 +506,11 @@ public struct SwipeDecoder: Sendable {
             decoder.options.contextWeight = options.contextWeightLow
             decoder.options.selection?.context = options.selection?.contextLow ?? 0
             decoder.options.shortlistSelection?.context = options.shortlistSelection?.contextLow ?? 0
-            decoding = decoder.decodeWeighted(raw, times: times, context: context, contextFit: contextFit, contextMeanFit: contextMeanFit)
+            decoding = decoder.decodeWeighted(raw, times: times, context: context, contextFit: contextFit,
+                                              contextMeanFit: contextMeanFit)
         } else {
-            decoding = decodeWeighted(raw, times: times, context: context, contextFit: contextFit, contextMeanFit: contextMeanFit)
+            decoding = decodeWeighted(raw, times: times, context: context, contextFit: contextFit,
+                                      contextMeanFit: contextMeanFit)
         }
         decoding.contextFit = contextFit
         return decoding
@@ -518,7 +520,7 @@ public struct SwipeDecoder: Sendable {
     public func decode(_ raw: [SwipePoint], times: [Double]) -> SwipeDecoding { decode(raw, times: times, context: nil) }
 
     func decodeWeighted(_ raw: [SwipePoint], times: [Double]?, context: ContextDistribution?, contextFit: Double?,
-                        contextMeanFit: SwipeContextMeanFit? = nil) -> SwipeDecoding {
+                        contextMeanFit: SwipeContextMeanFit?) -> SwipeDecoding {
         guard let swipe = prepare(raw) else { return SwipeDecoding(candidates: [], points: 0, afterFilter: options.countsFilters ? [0, 0, 0, 0] : []) }
         var decoding = SwipeDecoding(candidates: [], points: swipe.points.count, afterFilter: options.countsFilters ? filter(swipe).afterFilter : [])
         let channels = Channels(swipe: finite(raw), options: options)
@@ -655,7 +657,8 @@ public struct SwipeDecoder: Sendable {
             let top = addingRerankTerms(scored.top, entries: scored.entries, keyMatch: keyMatch(raw), dwell: dwell, turns: turns(raw))
             let reranker = SwipeReranker.fitted(context: context != nil, timed: dwell != nil)
             let profile = self.profile(raw, times: dwell != nil ? times : nil)
-            decoding.candidates = Array(reranker.rerank(top, fit: contextFit ?? 0, meanFit: contextMeanFit, profile: profile, limit: options.limit).prefix(options.limit))
+            let reranked = reranker.rerank(top, fit: contextFit ?? 0, meanFit: contextMeanFit, profile: profile, limit: options.limit)
+            decoding.candidates = Array(reranked.prefix(options.limit))
         } else {
             decoding.candidates = scored.top
         }

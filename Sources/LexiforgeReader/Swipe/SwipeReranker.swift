@@ -3,10 +3,10 @@ import Foundation
 /// The second stage of ``SwipeDecoder``: the best ``SwipeDecoderOptions/rerank`` candidates of the
 /// linear score, reordered by a score of the same measurements and a few more.
 ///
-/// The linear score weighs each channel with one number; real swipes say the weights depend on
-/// the word (a long word's DTW cost means less than a short one's) and on the swipe (a long, fast
-/// or wobbly swipe against a short, careful one), and that small distances matter more than
-/// squares make them. The features (``features(of:lm:fit:meanFit:timed:profile:)``) are the candidate's
+/// The linear score weighs each channel with one number; real swipes say the weights depend on the
+/// word (a long word's DTW cost means less than a short one's) and on the swipe (a long, fast or
+/// wobbly swipe against a short, careful one), and that small distances matter more than squares
+/// make them. The features (``features(of:lm:fit:meanFit:timed:profile:)``) are the candidate's
 /// channel distances, DTW cost, end distances and prior, their square roots and products with the
 /// key count, its ``SwipeKeyMatch`` and ``SwipeTurns`` terms (and ``SwipeDwell`` terms for a swipe
 /// with times), with a context six terms of p(word | context), then the swipe's ``SwipeProfile``
@@ -33,8 +33,8 @@ import Foundation
 /// against their keys' usual offsets since the forty-fifth (timed) and forty-sixth (untimed), how
 /// the whole context reads since the forty-seventh (timed); 89.21% / 95.27% before).
 public struct SwipeReranker: Sendable, Equatable {
-    /// One weight per feature of ``features(of:lm:fit:meanFit:timed:profile:)``, in its order: 36 without
-    /// a context, 59 with one; five more when ``timed`` (seven with a context).
+    /// One weight per feature of ``features(of:lm:fit:meanFit:timed:profile:)``, in its order: 36
+    /// without a context, 59 with one; five more when ``timed`` (seven with a context).
     public var weights: [Double]
     /// A layer of tanh units over the same features whose weighted sum joins the linear score
     /// (nil: linear only).
@@ -146,8 +146,8 @@ public struct SwipeReranker: Sendable, Equatable {
     /// forty-sixth); and with `lm` and `timed`, how all the words before the swipe read
     /// (`meanFit`, ``NgramPredictor/contextMeanFit(of:)``: the mean fit, then the number of
     /// words; 0 and 0 for none), read by the timed context forest since the forty-seventh session.
-    public static func features(of c: SwipeCandidate, lm: Double?, fit: Double, meanFit: SwipeContextMeanFit? = nil, timed: Bool = false,
-                                profile: SwipeProfile) -> [Double] {
+    public static func features(of c: SwipeCandidate, lm: Double?, fit: Double, meanFit: SwipeContextMeanFit? = nil,
+                                timed: Bool = false, profile: SwipeProfile) -> [Double] {
         let lex = Double(c.frequency - 255) * SwipeDecoder.lnFrequencyStep
         let keys = Double(c.terms.keys)
         let t = c.terms
@@ -223,7 +223,8 @@ public struct SwipeReranker: Sendable, Equatable {
 
     /// The reranked score of a candidate of a swipe with this profile (higher is better); its
     /// dwell terms and the profile's times count when ``timed``.
-    public func score(_ c: SwipeCandidate, lm: Double?, fit: Double, meanFit: SwipeContextMeanFit? = nil, profile: SwipeProfile) -> Double {
+    public func score(_ c: SwipeCandidate, lm: Double?, fit: Double, meanFit: SwipeContextMeanFit? = nil,
+                      profile: SwipeProfile) -> Double {
         let f = Self.features(of: c, lm: lm, fit: fit, meanFit: meanFit, timed: timed, profile: profile)
         var s = weighted(f)
         if let forest { s += forest.score(f) }
@@ -255,7 +256,9 @@ public struct SwipeReranker: Sendable, Equatable {
     /// ``Pruning``); they follow the others, in the order of their partial scores.
     public func rerank(_ candidates: [SwipeCandidate], fit: Double, meanFit: SwipeContextMeanFit? = nil, profile: SwipeProfile,
                        limit: Int? = nil) -> [SwipeCandidate] {
-        let rows = candidates.map { Self.features(of: $0, lm: $0.contextLogProbability, fit: fit, meanFit: meanFit, timed: timed, profile: profile) }
+        let rows = candidates.map {
+            Self.features(of: $0, lm: $0.contextLogProbability, fit: fit, meanFit: meanFit, timed: timed, profile: profile)
+        }
         var trees: [Double]?, complete: [Bool]?
         if let limit, limit >= 1, candidates.count > limit, let pruning, let forest, hidden == nil, weights.allSatisfy({ $0 == 0 }) {
             (trees, complete) = forest.scores(rows, best: limit, checkpoint: pruning.checkpoint, margin: pruning.margin)
