@@ -8,7 +8,8 @@ last word before the swipe after the ones before it: one word's worth of evidenc
 is a sentence and not a list of unrelated words. OUT holds, per in-dictionary swipe of DUMP (its
 `sample` order), `meanfit`, the mean over every word before the swipe of log10 p(word | the words
 before it, from <s>) by PyPI's kenlm on the store's exported model (context words matched as the
-decoder matches them: as typed, lower case, capitalized, upper case), `nctx`, the number of those
+decoder matches them: as typed, lower case, capitalized, upper case; not respelled as the decoder
+commits them, so "im" stays unknown where the decoder reads "I'm"), `nctx`, the number of those
 words, and `oracle`: 1 when the prompt has four words (the development set's lists of unrelated
 words), 0 for the other prompts (sentences), -1 for a prompt's first word. The oracle is not
 something a decoder can know; it bounds what telling lists from sentences could give.
