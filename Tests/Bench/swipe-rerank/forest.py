@@ -52,7 +52,10 @@ def seeds_for(kind):
 # Candidates per swipe: the best 64 by the decoder's linear score (SwipeDecoderOptions.rerank).
 # Since 2026-11-27 (sixteenth session; 32 before): top-4 +0.24 without context, +0.10 with, nested,
 # on the first two folds, for 0.4 ms of p50.
-RERANK = 64
+# RERANK=n fits (and measures) on each swipe's best n instead; TEST_RERANK=n measures on the test
+# dumps' best n alone (the forests still fitted on the best RERANK).
+RERANK = int(os.environ.get("RERANK", 64))
+TEST_RERANK = int(os.environ.get("TEST_RERANK", RERANK))
 
 def fit_forest(X, D, trees=TREES, seed=PARAMS["seed"]):
     """LambdaMART over each swipe's rows (the swipes whose word is among them; label 1 for it)."""
@@ -72,6 +75,7 @@ def cached_forest(X, D, trees, seed, key):
     import hashlib
     dumps = [(p, os.path.getsize(p), os.path.getmtime(p)) for p in
              filter(None, [os.environ.get("DUMP", "/tmp/swipe-rerank/dump.tsv"), os.environ.get("AUG")])]
+    if RERANK != 64: key = dict(key, rerank=RERANK)
     h = hashlib.sha1(json.dumps([PARAMS, trees, seed, key, dumps], sort_keys=True).encode()).hexdigest()[:16]
     path = os.path.join(cache, "forest-%s.txt" % h)
     if os.path.exists(path):
@@ -172,7 +176,7 @@ if __name__ == "__main__":
     tests, test_dumps = [("", D, X)], []
     for j, path in enumerate(test_paths):
         DT0 = load(path)
-        DT, XT, _ = top_k(DT0, kind, RERANK, features)
+        DT, XT, _ = top_k(DT0, kind, TEST_RERANK, features)
         tests.append((" on " + os.path.basename(path), DT, XT))
         if test_select: test_dumps.append((path, DT0, select_paths[j], json.load(open(select_paths[j]))))
     t0 = time.time()
@@ -202,7 +206,7 @@ if __name__ == "__main__":
             fold_tests = list(tests)
             if test_select:
                 for path, DT0, select_path, select in test_dumps:
-                    DT, XT, _ = top_k(DT0, kind, RERANK, features, select[str(k)])
+                    DT, XT, _ = top_k(DT0, kind, TEST_RERANK, features, select[str(k)])
                     fold_tests.append((" on " + os.path.basename(path) + ", selected by " + os.path.basename(select_path), DT, XT))
             for suffix, DT, XT in fold_tests:
                 Dte = subset(DT, DT["sfold"] == k)
