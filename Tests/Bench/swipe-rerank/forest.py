@@ -67,7 +67,8 @@ def fit_forest(X, D, trees=TREES, seed=PARAMS["seed"]):
 def cached_forest(X, D, trees, seed, key):
     """fit_forest, or (MODEL_CACHE=DIR) the forest an earlier run fitted on the same rows: a fold's
     forests then cost one fit however many test dumps (TEST_DUMP, TEST_SELECT) later runs measure.
-    The key is the fit's parameters, trees, seed and `key` (kind, feature set, fold) and the
+    The key is the fit's parameters, trees, seed and `key` (kind, feature set, fold; and RERANK
+    when it is not the shipped 64, so the forests cached before it existed stay valid) and the
     training dumps (DUMP, AUG) by path, size and modification time."""
     cache = os.environ.get("MODEL_CACHE")
     if not cache:
