@@ -16,9 +16,37 @@ def load(path=os.environ.get("DUMP", "/tmp/swipe-rerank/dump.tsv")):
     gid = np.cumsum(np.r_[False, samp[1:] != samp[:-1]])
     D["starts"] = starts; D["gid"] = gid
     D["truthb"] = D["truth"] > 0.5
+    # KMO=.kmo.npy: keypassing.py's four columns of each row, when the dump has them (a trial).
+    if os.environ.get("KMO") and os.path.exists(path + os.environ["KMO"]):
+        K = np.load(path + os.environ["KMO"])
+        for i, c in enumerate(["kmo", "kmoworst", "kmz", "kmzworst"]):
+            D[c] = K[:, i].astype(np.float64)
+            COLS.append(c)
     D["sfold"] = D["fold"][starts].astype(int)
     D["hasTruth"] = np.logical_or.reduceat(D["truthb"], starts)
     return D
+
+def dump_traces(traces_path, store, D, dump_path):
+    """The traces of DUMP's swipes, one per swipe in its `sample` order: the traces whose word's
+    letters are a word of the store's swipe features (the tuner's in-dictionary swipes), each
+    checked against the dump's truth rows, a trace the decoder skipped (whose word the next truth
+    row does not match) dropped. Lines as read (JSON text) and the number dropped."""
+    import gzip, json, sqlite3
+    def letters(w): return "".join(c for c in w.lower() if c not in "'\u2019")
+    words = set(letters(w) for (w,) in sqlite3.connect(store).execute(
+        "SELECT text FROM word WHERE id IN (SELECT word_id FROM swipe_feature)"))
+    lines = [l for l in gzip.open(traces_path, "rt")]
+    parsed = [json.loads(l) for l in lines]
+    candidates = [i for i, t in enumerate(parsed) if t.get("word") and letters(t["word"]) in words]
+    spelled = open(dump_path + ".words").read().split("\n")
+    ends = np.r_[D["starts"][1:], len(D["sample"])]
+    kept, c = [], 0
+    for a, e in zip(D["starts"], ends):
+        truth = [spelled[i] for i in range(a, e) if D["truthb"][i]]
+        while truth and letters(truth[0]) != letters(parsed[candidates[c]]["word"]):
+            c += 1
+        kept.append(candidates[c]); c += 1
+    return [lines[i] for i in kept], len(candidates) - len(kept)
 
 def ranks(s, D):
     """better[count] per group: number of non-truth rows scoring >= best truth."""

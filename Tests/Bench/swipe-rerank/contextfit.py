@@ -19,26 +19,14 @@ two a swipe, read their swipe's values). The in-dictionary swipes are the traces
 letters are a word of the store's swipe features, checked against DUMP's truth rows: a trace the
 decoder skipped (whose word the dump's next truth row does not match) is dropped.
 """
-import gzip, json, sqlite3, sys, numpy as np, kenlm
-from common import load
+import json, sys, numpy as np, kenlm
+from common import load, dump_traces
 
 traces_path, store, arpa, dump, out = sys.argv[1:6]
 m = kenlm.Model(arpa)
-def letters(w): return "".join(c for c in w.lower() if c not in "'\u2019")
-words = set(letters(w) for (w,) in sqlite3.connect(store).execute(
-    "SELECT text FROM word WHERE id IN (SELECT word_id FROM swipe_feature)"))
-traces = [json.loads(l) for l in gzip.open(traces_path, "rt")]
-candidates = [t for t in traces if t.get("word") and letters(t["word"]) in words]
-
 D = load(dump)
-spelled = open(dump + ".words").read().split("\n")
-ends = np.r_[D["starts"][1:], len(D["sample"])]
-kept, c = [], 0
-for a, e in zip(D["starts"], ends):
-    truth = [spelled[i] for i in range(a, e) if D["truthb"][i]]
-    while truth and letters(truth[0]) != letters(candidates[c]["word"]):
-        c += 1
-    kept.append(candidates[c]); c += 1
+lines, skipped = dump_traces(traces_path, store, D, dump)
+kept = [json.loads(l) for l in lines]
 
 def spell(w):
     return next((v for v in (w, w.lower(), w.capitalize(), w.upper()) if v in m), w)
@@ -53,4 +41,4 @@ for t in kept:
     meanfit.append(float(np.mean(scores)))
 np.savez(out, meanfit=np.array(meanfit), nctx=np.array(nctx, float), oracle=np.array(oracle))
 print("%d swipes (%d traces skipped by the decoder), %d after a list, %d after a sentence, %d first words"
-      % (len(kept), len(candidates) - len(kept), oracle.count(1.0), oracle.count(0.0), oracle.count(-1.0)))
+      % (len(kept), skipped, oracle.count(1.0), oracle.count(0.0), oracle.count(-1.0)))

@@ -46,6 +46,11 @@ def build(D, kind):
         for i in range(len(names8)):
             for j in range(i + 1, len(names8)):
                 f["prod:%s*%s" % (names8[i], names8[j])] = -L[names8[i]] * L[names8[j]]
+    # The key match against where fingers pass each key (keypassing.py's columns, KMO=.kmo.npy;
+    # a trial of the forty-ninth session, not shipped); KMO_FEATS=kmz,kmzworst for some of them.
+    for t in ["kmo", "kmoworst", "kmz", "kmzworst"]:
+        if t in D and t in os.environ.get("KMO_FEATS", "kmo,kmoworst,kmz,kmzworst").split(","):
+            f["-" + t] = -D[t]
     for t in ["dwell", "dwellworst", "dwellcorners", "keymatch", "keymatchworst", "turns", "turnsworst", "turncorners"]:
         if t in D:
             f["-" + t] = -D[t]
