@@ -92,7 +92,7 @@ def match(P, K, V, nkeys):
         matched[:, k] = p; p = came[rows, k, p]
     return total / nkeys, worst, matched
 
-def swipes(D, lines, words):
+def swipes(D, lines):
     ends = np.r_[D["starts"][1:], len(D["sample"])]
     for g, (a, b) in enumerate(zip(D["starts"], ends)):
         if g % 2000 == 0: print("swipe %d of %d" % (g, len(ends)), file=sys.stderr, flush=True)
@@ -100,7 +100,7 @@ def swipes(D, lines, words):
 
 def fit(D, lines, words, out):
     recs = []   # fold, key, place, dx, dy
-    for a, b, line in swipes(D, lines, words):
+    for a, b, line in swipes(D, lines):
         truth = [i for i in range(a, b) if D["truthb"][i]]
         keys = path(words[truth[0]]) if truth else []
         P, ratio = points(line)
@@ -127,7 +127,7 @@ def fit(D, lines, words, out):
 def rows(D, lines, words, tables, out, every):
     T = np.load(tables)
     result = np.zeros((len(D["sample"]), 4), np.float32)
-    for a, b, line in swipes(D, lines, words):
+    for a, b, line in swipes(D, lines):
         P, ratio = points(line)
         if not len(P): continue
         t = 5 if every else int(D["fold"][a])
