@@ -22,6 +22,12 @@ def load(path=os.environ.get("DUMP", "/tmp/swipe-rerank/dump.tsv")):
         for i, c in enumerate(["kmo", "kmoworst", "kmz", "kmzworst"]):
             D[c] = K[:, i].astype(np.float64)
             COLS.append(c)
+    # SHAPE=.shape.npy: shapenet.py's three columns of each row (a trial of the fiftieth session).
+    if os.environ.get("SHAPE") and os.path.exists(path + os.environ["SHAPE"]):
+        K = np.load(path + os.environ["SHAPE"])
+        for i, c in enumerate(["ctc", "ctcn", "ctcrel"]):
+            D[c] = K[:, i].astype(np.float64)
+            COLS.append(c)
     D["sfold"] = D["fold"][starts].astype(int)
     D["hasTruth"] = np.logical_or.reduceat(D["truthb"], starts)
     return D

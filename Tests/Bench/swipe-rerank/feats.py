@@ -51,6 +51,11 @@ def build(D, kind):
     for t in ["kmo", "kmoworst", "kmz", "kmzworst"]:
         if t in D and t in os.environ.get("KMO_FEATS", "kmo,kmoworst,kmz,kmzworst").split(","):
             f["-" + t] = -D[t]
+    # The learned shape model's log-likelihoods (shapenet.py's columns, SHAPE=.shape.npy; a trial
+    # of the fiftieth session, not shipped).
+    for t in ["ctc", "ctcn", "ctcrel"]:
+        if t in D and t in os.environ.get("SHAPE_FEATS", "ctc,ctcn,ctcrel").split(","):
+            f[t] = D[t]
     for t in ["dwell", "dwellworst", "dwellcorners", "keymatch", "keymatchworst", "turns", "turnsworst", "turncorners"]:
         if t in D:
             f["-" + t] = -D[t]

@@ -39,9 +39,9 @@ def line_fit(pairs):
     a = ((x - x.mean()) * (y - y.mean())).sum() / ((x - x.mean()) ** 2).sum()
     return a, y.mean() - a * x.mean()
 
-def points(line):
+def points(line, times=False):
     """The trace's points in layout units (read as the decoder reads them) and its row height,
-    rounded to hundredths as SwipeEval's decoders are."""
+    rounded to hundredths as SwipeEval's decoders are; `times`: also the kept points' times."""
     t = json.loads(line)
     px, py = [], []
     for c, r in sorted(t["keys"].items()):
@@ -53,7 +53,10 @@ def points(line):
     p = np.array([q[:2] for q in t["points"]], float)
     x, y = ax * p[:, 0] + bx, (ay * p[:, 1] + by) * ratio / BASE_RATIO
     ok = np.isfinite(x) & np.isfinite(y) & (x >= -OUTSIDE) & (x <= 10 + OUTSIDE) & (y >= -OUTSIDE) & (y <= 3 * ratio + OUTSIDE)
-    return np.column_stack([x[ok], y[ok] - VERTICAL_OFFSET]), round(ratio * 100) / 100
+    P, r = np.column_stack([x[ok], y[ok] - VERTICAL_OFFSET]), round(ratio * 100) / 100
+    if times:
+        return P, r, np.array([q[2] if len(q) > 2 else i for i, q in enumerate(t["points"])], float)[ok]
+    return P, r
 
 def path(word):
     """The word's keys, a repeated letter once and accents dropped ("piñon" on p, i, n, o, n) and
