@@ -19,7 +19,7 @@ at random every epoch (augment.py's spreads). `rows` scores each row of DUMP wit
 its swipe's fold (MODELS_PREFIX-FOLD.npz), so no row is scored by a network that saw its user.
 common.load reads the columns when SHAPE=.shape.npy; feats.py adds them.
 
-Needs jax, jaxlib and optax (PyPI, CPU). Seeds fixed; XLA on CPU is deterministic per machine.
+Needs jax, jaxlib and optax (PyPI, CPU); not part of `make bench`. The seeds are fixed (the fold).
 """
 import gzip, json, os, sys, time, numpy as np
 from common import load, dump_traces
