@@ -1,4 +1,5 @@
 import numpy as np, os, time
+EXTRA_COLUMNS = {"KMO": ["kmo", "kmoworst", "kmz", "kmzworst"], "SHAPE": ["ctc", "ctcn", "ctcrel"]}
 COLS = "sample fold truth location shape cost lexicon lm fit start end length missed keys".split()
 def load(path=os.environ.get("DUMP", "/tmp/swipe-rerank/dump.tsv")):
     npy = path + ".npy"
@@ -16,18 +17,14 @@ def load(path=os.environ.get("DUMP", "/tmp/swipe-rerank/dump.tsv")):
     gid = np.cumsum(np.r_[False, samp[1:] != samp[:-1]])
     D["starts"] = starts; D["gid"] = gid
     D["truthb"] = D["truth"] > 0.5
-    # KMO=.kmo.npy: keypassing.py's four columns of each row, when the dump has them (a trial).
-    if os.environ.get("KMO") and os.path.exists(path + os.environ["KMO"]):
-        K = np.load(path + os.environ["KMO"])
-        for i, c in enumerate(["kmo", "kmoworst", "kmz", "kmzworst"]):
-            D[c] = K[:, i].astype(np.float64)
-            COLS.append(c)
-    # SHAPE=.shape.npy: shapenet.py's three columns of each row (a trial of the fiftieth session).
-    if os.environ.get("SHAPE") and os.path.exists(path + os.environ["SHAPE"]):
-        K = np.load(path + os.environ["SHAPE"])
-        for i, c in enumerate(["ctc", "ctcn", "ctcrel"]):
-            D[c] = K[:, i].astype(np.float64)
-            COLS.append(c)
+    # Trial columns, one .npy of each row's values beside the dump, read when their variable names
+    # it: KMO=.kmo.npy, keypassing.py's (forty-ninth session); SHAPE=.shape.npy, shapenet.py's (fiftieth).
+    for var, names in EXTRA_COLUMNS.items():
+        if os.environ.get(var) and os.path.exists(path + os.environ[var]):
+            K = np.load(path + os.environ[var])
+            for i, c in enumerate(names):
+                D[c] = K[:, i].astype(np.float64)
+                COLS.append(c)
     D["sfold"] = D["fold"][starts].astype(int)
     D["hasTruth"] = np.logical_or.reduceat(D["truthb"], starts)
     return D

@@ -46,16 +46,14 @@ def build(D, kind):
         for i in range(len(names8)):
             for j in range(i + 1, len(names8)):
                 f["prod:%s*%s" % (names8[i], names8[j])] = -L[names8[i]] * L[names8[j]]
-    # The key match against where fingers pass each key (keypassing.py's columns, KMO=.kmo.npy;
-    # a trial of the forty-ninth session, not shipped); KMO_FEATS=kmz,kmzworst for some of them.
-    for t in ["kmo", "kmoworst", "kmz", "kmzworst"]:
-        if t in D and t in os.environ.get("KMO_FEATS", "kmo,kmoworst,kmz,kmzworst").split(","):
-            f["-" + t] = -D[t]
-    # The learned shape model's log-likelihoods (shapenet.py's columns, SHAPE=.shape.npy; a trial
-    # of the fiftieth session, not shipped).
-    for t in ["ctc", "ctcn", "ctcrel"]:
-        if t in D and t in os.environ.get("SHAPE_FEATS", "ctc,ctcn,ctcrel").split(","):
-            f[t] = D[t]
+    # The trial columns (common.EXTRA_COLUMNS): the key match against where fingers pass each key
+    # (keypassing.py's, KMO=.kmo.npy; a cost, so negated) and the learned shape model's
+    # log-likelihoods (shapenet.py's, SHAPE=.shape.npy); neither shipped. KMO_FEATS=kmz,kmzworst or
+    # SHAPE_FEATS=ctc for some of them.
+    for var, sign in [("KMO", "-"), ("SHAPE", "")]:
+        for t in EXTRA_COLUMNS[var]:
+            if t in D and t in os.environ.get(var + "_FEATS", ",".join(EXTRA_COLUMNS[var])).split(","):
+                f[sign + t] = -D[t] if sign else D[t]
     for t in ["dwell", "dwellworst", "dwellcorners", "keymatch", "keymatchworst", "turns", "turnsworst", "turncorners"]:
         if t in D:
             f["-" + t] = -D[t]
