@@ -22,7 +22,7 @@ common.load reads the columns when SHAPE=.shape.npy; feats.py adds them.
 Needs jax, jaxlib and optax (PyPI, CPU); not part of `make bench`. The seeds are fixed (the fold).
 """
 import gzip, json, os, sys, time, numpy as np
-from common import load, dump_traces
+from common import load, dump_traces, ranks
 from keypassing import points, path, X, ROW, LETTERS
 
 T, WIDTH, BLOCKS, KERNEL, LMAX = 64, 128, (1, 2, 4, 8, 1), 5, 24
@@ -187,8 +187,7 @@ def rows(traces, store, dump, prefix):
     scored = np.isin(D["fold"], list(nets))
     out[~scored] = 0
     np.save(dump + ".shape.npy", out)
-    tb = D["truthb"]
-    first = np.add.reduceat((~tb) & (out[:, 0] >= np.maximum.reduceat(np.where(tb, out[:, 0], -np.inf), D["starts"])[D["gid"]]), D["starts"])
+    first = ranks(out[:, 0], D)
     has = D["hasTruth"] & np.isin(D["sfold"], list(nets))
     print("alone (folds %s): the true word first in %.2f%%, in the top 4 in %.2f%% of the %d swipes whose shortlist holds it"
           % (sorted(nets), 100 * (first[has] == 0).mean(), 100 * (first[has] < 4).mean(), has.sum()))
