@@ -64,6 +64,7 @@ bench-deps: deps
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BENCH_PACKAGES)"
 	@python3 -c 'import kenlm' 2>/dev/null || python3 -m pip install --quiet kenlm
 	@python3 -c 'import numpy, lightgbm' 2>/dev/null || python3 -m pip install --quiet numpy 'lightgbm>=4,<5'
+	@python3 -c 'import jax, optax' 2>/dev/null || python3 -m pip install --quiet 'jax[cpu]' optax
 
 install-packages:
 	@missing=""; for p in $(PACKAGES); do \

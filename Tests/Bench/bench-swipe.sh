@@ -88,7 +88,7 @@ say "nested cross-validation (the defaults were fitted on all 20,000 swipes; her
 "$BIN" swipe tune "$KEYBOARD" --traces "$REAL" --folds 5 --dump "$WORK/decoder.tsv" 2>/dev/null | tee -a "$REPORT"
 say ""
 say "nested cross-validation of the reranker (the shipped forests' recipe fitted on 4 folds' users, measured on the 5th; Tests/Bench/swipe-rerank/forest.py on the tuner's dumps):"
-if python3 -c 'import numpy, lightgbm' 2>/dev/null; then
+if python3 -c 'import numpy, lightgbm, jax, optax' 2>/dev/null; then
   # The forests were fitted on the shortlists of filters that keep 99.7% each (`--filter-recall
   # 0.997`, the default until 2026-11-29); the decoder's filters now keep 99.9% (the dump above).
   # So each fold's forests are fitted on 0.997 rows and measured on both: the 0.997 rows (the
@@ -110,6 +110,10 @@ if python3 -c 'import numpy, lightgbm' 2>/dev/null; then
   # One load turns each 1.3 GB dump into a .npy the fits then read. keyoffsets.py fits where
   # swipes start and end on each key (SwipeEndKeyOffsets), each fold's table on the other folds'
   # users, for the context forest's last eight features.
+  # The timed context forest also reads the shape network's three columns (shapenet.py, since
+  # 2026-12-07, fifty-first session): one network per fold, trained on the other folds' users'
+  # real swipes (about 5 minutes each on two cores), scores every row of that fold's swipes in
+  # each dump (and of their augmented copies), so no row is scored by a network that saw its user.
   if (cd Tests/Bench/swipe-rerank && python3 augment.py "../../../$REAL" "$WORK/augmented.jsonl.gz" 2 11 &&
       ../../../"$BIN" swipe tune "../../../$KEYBOARD" --traces "../../../$REAL" --folds 5 --filter-recall 0.997 --wide-shortlist 160 --dump "$WORK/dump.tsv" --dump-only > /dev/null 2>&1 &&
       ../../../"$BIN" swipe tune "../../../$KEYBOARD" --traces "../../../$REAL" --folds 5 --no-context --dump "$WORK/decoder-nl.tsv" --dump-only > /dev/null 2>&1 &&
@@ -120,8 +124,15 @@ if python3 -c 'import numpy, lightgbm' 2>/dev/null; then
       DUMP="$WORK/augmented.tsv" python3 -c 'from common import load; load()' &&
       DUMP="$WORK/decoder.tsv" python3 selection.py cv "$WORK/selection.json" > "$WORK/selection.txt" &&
       python3 keyoffsets.py "$WORK/dump.tsv" "$WORK/keyoffsets.npz" &&
+      for k in 0 1 2 3 4; do
+        python3 shapenet.py train "../../../$REAL" "../../../$KEYBOARD" "$WORK/dump.tsv" $k "$WORK/shapenet-$k.npz" 2>> "$WORK/shapenet.log" || exit 1
+      done &&
+      python3 shapenet.py rows "../../../$REAL" "../../../$KEYBOARD" "$WORK/dump.tsv" "$WORK/shapenet" >> "$WORK/shapenet.log" 2>&1 &&
+      python3 shapenet.py rows "../../../$REAL" "../../../$KEYBOARD" "$WORK/decoder.tsv" "$WORK/shapenet" >> "$WORK/shapenet.log" 2>&1 &&
+      python3 shapenet.py rows "$WORK/augmented.jsonl.gz" "../../../$KEYBOARD" "$WORK/augmented.tsv" "$WORK/shapenet" >> "$WORK/shapenet.log" 2>&1 &&
       (DUMP="$WORK/dump.tsv" TEST_DUMP="$WORK/decoder-nl.tsv" TEST_SELECT="$WORK/selection.json" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv nl setD6 > "$WORK/cv-nl.txt" &
-       KEYOFF="$WORK/keyoffsets.npz" DUMP="$WORK/dump.tsv" AUG="$WORK/augmented.tsv" TEST_DUMP="$WORK/decoder.tsv" TEST_SELECT="$WORK/selection.json" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv ctx+nl setC22 > "$WORK/cv-ctx.txt"; wait)); then
+       SHAPE=.shape.npy KEYOFF="$WORK/keyoffsets.npz" DUMP="$WORK/dump.tsv" AUG="$WORK/augmented.tsv" TEST_DUMP="$WORK/decoder.tsv" TEST_SELECT="$WORK/selection.json" CV_TREES=shipped OMP_NUM_THREADS=1 python3 forest.py cv ctx+nl setC23 > "$WORK/cv-ctx.txt"; wait)); then
+    grep -h '^alone' "$WORK/shapenet.log" | sed 's/^alone/the shape network alone, nested by user/' | tee -a "$REPORT"
     sed -n 's/^RESULT nested, /the selection weights, nested by user: /p; s/^all folds: /the selection weights fitted on every fold: /p' "$WORK/selection.txt" | tee -a "$REPORT"
     # At the shipped sizes (forest.py's trees_for: 300 trees without context, 600 with) and
     # seeds (seeds_for: every forest averages seeds 1 and 2).
@@ -131,7 +142,7 @@ if python3 -c 'import numpy, lightgbm' 2>/dev/null; then
     say "the reranker's nested cross-validation failed (above)"
   fi
 else
-  say "skipped: numpy and lightgbm are missing (make bench-deps installs them)"
+  say "skipped: numpy, lightgbm, jax or optax is missing (make bench-deps installs them)"
 fi
 say ""
 say "synthetic swipes of the same words (one per real swipe, seed 2026) against the real ones: statistics, then accuracy (should be close to the real no-context figure above)"

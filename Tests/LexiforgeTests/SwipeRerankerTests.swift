@@ -24,8 +24,11 @@ struct SwipeRerankerTests {
         #expect(SwipeReranker.features(of: c, lm: -3, fit: -2, profile: Self.profile).count == SwipeReranker.withContext.weights.count)
         #expect(SwipeReranker.features(of: c, lm: nil, fit: 0, timed: true, profile: Self.profile).count
                 == SwipeReranker.withoutContextTimed.weights.count)
-        #expect(SwipeReranker.features(of: c, lm: -3, fit: -2, timed: true, profile: Self.profile).count
+        #expect(SwipeReranker.features(of: c, lm: -3, fit: -2, timed: true, shape: true, profile: Self.profile).count
                 == SwipeReranker.withContextTimed.weights.count)
+        // Only the timed context forest reads the shape network's columns.
+        #expect(SwipeReranker.withContextTimed.shapeColumns)
+        #expect(!SwipeReranker.withContext.shapeColumns && !SwipeReranker.withoutContext.shapeColumns && !SwipeReranker.withoutContextTimed.shapeColumns)
     }
 
     @Test("features worked out by hand for one candidate")
@@ -68,6 +71,11 @@ struct SwipeRerankerTests {
         outside.terms.outsideLocality = true
         #expect(SwipeReranker.features(of: outside, lm: nil, fit: 0, profile: Self.profile).suffix(3) == [1, -0.125, -1.5])
         #expect(SwipeReranker.features(of: outside, lm: -2, fit: -5, timed: true, profile: Self.profile).suffix(17) == [1, -0.125, -1.5] + offsets + [0, 0])
+        // With the shape network's columns, last: its log-likelihood, per key, and less the best.
+        var shaped = outside
+        (shaped.terms.shapeLikelihood, shaped.terms.shapeLikelihoodPerKey, shaped.terms.shapeLikelihoodRelative) = (-6, -1.5, -2.25)
+        #expect(SwipeReranker.features(of: shaped, lm: -2, fit: -5, timed: true, shape: true, profile: Self.profile).suffix(20)
+                == [1, -0.125, -1.5] + offsets + [0, 0, -6, -1.5, -2.25])
         var name = matched
         name.word = "McDonald's"
         #expect(Array(SwipeReranker.features(of: name, lm: -2, fit: -5, profile: Self.profile).suffix(18)) == [1, 0, 1, 0, -0.125, -1.5] + offsets)
@@ -358,7 +366,7 @@ struct SwipeRerankerTests {
         let times = points.indices.map { Double($0) * 16 }
         let c = Self.candidate("word", cost: 0.2, frequency: 200, keys: 4)
         #expect(SwipeReranker.features(of: c, lm: nil, fit: 0, timed: true, profile: Self.profile).count == SwipeReranker.withoutContextTimed.weights.count)
-        #expect(SwipeReranker.features(of: c, lm: -3, fit: -2, timed: true, profile: Self.profile).count == SwipeReranker.withContextTimed.weights.count)
+        #expect(SwipeReranker.features(of: c, lm: -3, fit: -2, timed: true, shape: true, profile: Self.profile).count == SwipeReranker.withContextTimed.weights.count)
         let decoder = SwipeDecoder(dictionary: dictionary)
         let timed = decoder.decode(points, times: times).candidates
         let dwell = SwipeDwell(points: points, times: times, verticalOffset: decoder.options.verticalOffset)

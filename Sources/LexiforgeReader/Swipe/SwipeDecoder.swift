@@ -247,6 +247,10 @@ public struct SwipeCandidate: Sendable, Equatable, CustomStringConvertible {
         /// (``SwipeDecoderOptions/localityLow``, `localityHigh`, `localitySlack`): the words the
         /// constraint would cap (DTW-scored candidates).
         public var outsideLocality = false
+        /// The shape network's log-likelihood of the word's key path (``SwipeShapeNetwork``), the
+        /// same per key, and less the best of the swipe's shortlist (reranked candidates of a
+        /// reranker that reads them, ``SwipeReranker/shapeColumns``; 0 otherwise).
+        public var shapeLikelihood = 0.0, shapeLikelihoodPerKey = 0.0, shapeLikelihoodRelative = 0.0
 
         package init(endpoints: Double = 0.0, lengthLogRatio: Double = 0.0, missed: Double = 0.0,
                      start: Double = 0.0, end: Double = 0.0, keys: Int = 0,
@@ -654,8 +658,12 @@ public struct SwipeDecoder: Sendable {
         let scored = score(swipe, byPath[...])
         if options.reranks {
             let dwell = times.map { self.dwell(raw, times: $0) }.flatMap { $0.available ? $0 : nil }
-            let top = addingRerankTerms(scored.top, entries: scored.entries, keyMatch: keyMatch(raw), dwell: dwell, turns: turns(raw))
+            var top = addingRerankTerms(scored.top, entries: scored.entries, keyMatch: keyMatch(raw), dwell: dwell, turns: turns(raw))
             let reranker = SwipeReranker.fitted(context: context != nil, timed: dwell != nil)
+            if reranker.shapeColumns {
+                top = addingShapeTerms(top, entries: scored.entries, shortlist: decoding.shortlisted.map(Int.init),
+                                       reading: shapeReading(raw, times: dwell != nil ? times : nil))
+            }
             let profile = self.profile(raw, times: dwell != nil ? times : nil)
             let reranked = reranker.rerank(top, fit: contextFit ?? 0, meanFit: contextMeanFit, profile: profile, limit: options.limit)
             decoding.candidates = Array(reranked.prefix(options.limit))
@@ -690,6 +698,44 @@ public struct SwipeDecoder: Sendable {
     /// The times of the finite points of `raw`.
     func finiteTimes(_ raw: [SwipePoint], _ times: [Double]) -> [Double] {
         zip(raw, times).compactMap { p, t in p.x.isFinite && p.y.isFinite ? t : nil }
+    }
+
+    /// The fitted shape network's reading (``SwipeShapeNetwork``) of the swipe `raw`, read as the
+    /// decoder reads it, with its times (milliseconds, one per point; without them, or with times
+    /// that do not rise, the points are taken as evenly spaced).
+    public func shapeReading(_ raw: [SwipePoint], times: [Double]?) -> SwipeShapeNetwork.Reading {
+        let points = finite(raw)
+        let kept = times.flatMap { $0.count == raw.count ? finiteTimes(raw, $0) : nil } ?? points.indices.map(Double.init)
+        return SwipeShapeNetwork.fitted.read(points: points, times: kept, keys: SwipeShapeNetwork.Keys(layout: dictionary.layout))
+    }
+
+    /// `candidates` (of dictionary `entries`) with the shape network's three terms: the
+    /// log-likelihood of each word's key path, the same per key, and less the best over the
+    /// `shortlist`'s words (the entries the decoder shortlisted for the swipe; the candidates' own
+    /// when empty). A candidate without an entry keeps zeros.
+    public func addingShapeTerms(_ candidates: [SwipeCandidate], entries: [Int?], shortlist: [Int],
+                                 reading: SwipeShapeNetwork.Reading) -> [SwipeCandidate] {
+        precondition(entries.count == candidates.count, "one entry per candidate")
+        let keys = SwipeShapeNetwork.Keys(layout: dictionary.layout)
+        var likelihood: [Int: (Double, Int)] = [:]
+        func scored(_ i: Int) -> (Double, Int) {
+            if let known = likelihood[i] { return known }
+            let classes = keys.classes(dictionary.path(i))
+            let value = (reading.logLikelihood(of: classes), min(classes.count, SwipeShapeNetwork.fitted.maximumKeys))
+            likelihood[i] = value
+            return value
+        }
+        let pool = shortlist.isEmpty ? entries.compactMap { $0 } : shortlist
+        let best = pool.map { scored($0).0 }.max() ?? 0
+        return zip(candidates, entries).map { c, entry in
+            guard let i = entry else { return c }
+            var c = c
+            let (ll, n) = scored(i)
+            c.terms.shapeLikelihood = ll
+            c.terms.shapeLikelihoodPerKey = ll / Double(max(n, 1))
+            c.terms.shapeLikelihoodRelative = ll - best
+            return c
+        }
     }
 
     /// `candidates` with the terms the reranker reads from their words' key paths: the key match

@@ -8,7 +8,7 @@ import LexiforgeFormat
 /// starting on the middle row (both read ``SwipeDecoderOptions/verticalOffset`` higher), and one
 /// ending on "h" ends 0.3 key widths to its right. ``terms(start:end:first:last:)`` measures a
 /// word's ends against where its own keys are usually met: both context forests read the
-/// result (``SwipeReranker/features(of:lm:fit:meanFit:timed:profile:)``).
+/// result (``SwipeReranker/features(of:lm:fit:meanFit:timed:shape:profile:)``).
 ///
 /// The table is position-based: a layout's key takes the offsets of the QWERTY key at the same
 /// place (within a quarter of a key width, rows scaled to the layout's height), so QWERTZ's "z"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A forest of boosted regression trees over the features of ``SwipeReranker/features(of:lm:fit:meanFit:timed:profile:)``:
+/// A forest of boosted regression trees over the features of ``SwipeReranker/features(of:lm:fit:meanFit:timed:shape:profile:)``:
 /// a candidate's score is the sum of the leaves its features reach, one per tree.
 ///
 /// The fitted forests (``SwipeReranker``'s) are LambdaMART rankers fitted on the real swipes of
@@ -244,8 +244,8 @@ public struct SwipeForest: Sendable, Equatable {
     }
 }
 
-/// Little-endian fields of an encoded forest, with the byte offset in every error.
-private struct ByteReader {
+/// Little-endian fields of an encoded forest or shape network, with the byte offset in every error.
+struct ByteReader {
     let bytes: [UInt8]
     var offset = 0
 
@@ -265,4 +265,16 @@ private struct ByteReader {
     mutating func double() throws -> Double { Double(bitPattern: try integer(UInt64.self)) }
 
     mutating func float() throws -> Float { Float(bitPattern: try integer(UInt32.self)) }
+
+    /// `n` Float32 values at once (a shape network's weights: hundreds of thousands).
+    mutating func floats(_ n: Int) throws -> [Float] {
+        guard n >= 0, offset + 4 * n <= bytes.count else {
+            throw SwipeForest.DecodingError(description: "the encoding ends at byte \(bytes.count), \(4 * n) bytes needed at byte \(offset)")
+        }
+        let start = offset
+        defer { offset += 4 * n }
+        return bytes.withUnsafeBytes { raw in
+            (0..<n).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start + 4 * $0, as: UInt32.self))) }
+        }
+    }
 }

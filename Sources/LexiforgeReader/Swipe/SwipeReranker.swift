@@ -6,7 +6,7 @@ import Foundation
 /// The linear score weighs each channel with one number; real swipes say the weights depend on the
 /// word (a long word's DTW cost means less than a short one's) and on the swipe (a long, fast or
 /// wobbly swipe against a short, careful one), and that small distances matter more than squares
-/// make them. The features (``features(of:lm:fit:meanFit:timed:profile:)``) are the candidate's
+/// make them. The features (``features(of:lm:fit:meanFit:timed:shape:profile:)``) are the candidate's
 /// channel distances, DTW cost, end distances and prior, their square roots and products with the
 /// key count, its ``SwipeKeyMatch`` and ``SwipeTurns`` terms (and ``SwipeDwell`` terms for a swipe
 /// with times), with a context six terms of p(word | context), then the swipe's ``SwipeProfile``
@@ -15,7 +15,10 @@ import Foundation
 /// where they lie along and across those steps (``SwipeTurns/endOffsets(keys:)``) and, with times
 /// too, against where real swipes start and end on the word's first and last keys
 /// (``SwipeEndKeyOffsets``); with a context and times, last of all, how all the words before the
-/// swipe read (``SwipeContextMeanFit``). Every feature is O(1) from what the candidate carries.
+/// swipe read (``SwipeContextMeanFit``); and for the timed context forest, after them, the learned
+/// shape model's log-likelihood of the word's keys (``SwipeShapeNetwork``, ``shapeColumns``: the
+/// decoder runs the network once a swipe and scores each shortlisted word's key path). Every other
+/// feature is O(1) from what the candidate carries.
 ///
 /// A score is the features' weighted sum, plus a hidden layer of tanh units over them, plus a
 /// ``SwipeForest`` of boosted trees over them, each part optional. The fitted rerankers
@@ -31,9 +34,10 @@ import Foundation
 /// without its locality constraint and the flag of it since the twentieth, the ends' turns since
 /// the twenty-third, the ends' offsets along the word's steps since the forty-second, the ends
 /// against their keys' usual offsets since the forty-fifth (timed) and forty-sixth (untimed), how
-/// the whole context reads since the forty-seventh (timed); 89.21% / 95.27% before).
+/// the whole context reads since the forty-seventh (timed), the shape network since the
+/// fifty-first (timed); 89.21% / 95.27% before).
 public struct SwipeReranker: Sendable, Equatable {
-    /// One weight per feature of ``features(of:lm:fit:meanFit:timed:profile:)``, in its order: 36
+    /// One weight per feature of ``features(of:lm:fit:meanFit:timed:shape:profile:)``, in its order: 36
     /// without a context, 59 with one; five more when ``timed`` (seven with a context).
     public var weights: [Double]
     /// A layer of tanh units over the same features whose weighted sum joins the linear score
@@ -43,6 +47,10 @@ public struct SwipeReranker: Sendable, Equatable {
     public var forest: SwipeForest?
     /// Whether the features end with the three ``SwipeDwell`` terms (a swipe with times).
     public var timed: Bool
+    /// Whether the features end with the shape network's three columns
+    /// (``SwipeCandidate/Terms-swift.struct/shapeLikelihood`` and the two after it), which the
+    /// decoder then computes for the swipe's shortlist (``SwipeShapeNetwork``).
+    public var shapeColumns = false
     /// When a reranker scored by its forest alone may stop scoring hopeless candidates
     /// (``rerank(_:fit:meanFit:profile:limit:)``; nil: never).
     public var pruning: Pruning?
@@ -100,8 +108,9 @@ public struct SwipeReranker: Sendable, Equatable {
 
     /// A fitted reranker: its forest, two seeds' forests in one (the first seed's trees first),
     /// pruned after the first seed's trees (``Pruning``).
-    static func fitted(_ base64: String, timed: Bool) -> SwipeReranker {
+    static func fitted(_ base64: String, timed: Bool, shape: Bool = false) -> SwipeReranker {
         var reranker = SwipeReranker(forest: .compiledIn(base64), timed: timed)
+        reranker.shapeColumns = shape
         reranker.pruning = Pruning(checkpoint: (reranker.forest?.treeCount ?? 0) / 2, margin: Pruning.fittedMargin)
         return reranker
     }
@@ -122,8 +131,9 @@ public struct SwipeReranker: Sendable, Equatable {
     public static let withContext = fitted(SwipeForest.withContext, timed: false)
     /// Fitted without context on swipes with times (`forest.py fit nl setD6`).
     public static let withoutContextTimed = fitted(SwipeForest.withoutContextTimed, timed: true)
-    /// Fitted with context on swipes with times (`forest.py fit ctx+nl setC22`).
-    public static let withContextTimed = fitted(SwipeForest.withContextTimed, timed: true)
+    /// Fitted with context on swipes with times (`forest.py fit ctx+nl setC23`), with the shape
+    /// network's three columns.
+    public static let withContextTimed = fitted(SwipeForest.withContextTimed, timed: true, shape: true)
 
     /// The features of a candidate: its channel distances, DTW cost, end distances, squared log
     /// length ratio and inner-key miss (negated), ln p(word) (`lex`), the key count, square roots
@@ -147,7 +157,7 @@ public struct SwipeReranker: Sendable, Equatable {
     /// (`meanFit`, ``NgramPredictor/contextMeanFit(of:)``: the mean fit, then the number of
     /// words; 0 and 0 for none), read by the timed context forest since the forty-seventh session.
     public static func features(of c: SwipeCandidate, lm: Double?, fit: Double, meanFit: SwipeContextMeanFit? = nil,
-                                timed: Bool = false, profile: SwipeProfile) -> [Double] {
+                                timed: Bool = false, shape: Bool = false, profile: SwipeProfile) -> [Double] {
         let lex = Double(c.frequency - 255) * SwipeDecoder.lnFrequencyStep
         let keys = Double(c.terms.keys)
         let t = c.terms
@@ -176,6 +186,7 @@ public struct SwipeReranker: Sendable, Equatable {
                   o.startX, o.startY, -o.startMiss, -o.startMissStandardized, o.endX, o.endY, -o.endMiss, -o.endMissStandardized]
         }
         if lm != nil && timed { f += [meanFit?.mean ?? 0, Double(meanFit?.words ?? 0)] }
+        if shape { f += [t.shapeLikelihood, t.shapeLikelihoodPerKey, t.shapeLikelihoodRelative] }
         return f
     }
 
@@ -225,7 +236,7 @@ public struct SwipeReranker: Sendable, Equatable {
     /// dwell terms and the profile's times count when ``timed``.
     public func score(_ c: SwipeCandidate, lm: Double?, fit: Double, meanFit: SwipeContextMeanFit? = nil,
                       profile: SwipeProfile) -> Double {
-        let f = Self.features(of: c, lm: lm, fit: fit, meanFit: meanFit, timed: timed, profile: profile)
+        let f = Self.features(of: c, lm: lm, fit: fit, meanFit: meanFit, timed: timed, shape: shapeColumns, profile: profile)
         var s = weighted(f)
         if let forest { s += forest.score(f) }
         return s
@@ -257,7 +268,7 @@ public struct SwipeReranker: Sendable, Equatable {
     public func rerank(_ candidates: [SwipeCandidate], fit: Double, meanFit: SwipeContextMeanFit? = nil, profile: SwipeProfile,
                        limit: Int? = nil) -> [SwipeCandidate] {
         let rows = candidates.map {
-            Self.features(of: $0, lm: $0.contextLogProbability, fit: fit, meanFit: meanFit, timed: timed, profile: profile)
+            Self.features(of: $0, lm: $0.contextLogProbability, fit: fit, meanFit: meanFit, timed: timed, shape: shapeColumns, profile: profile)
         }
         var trees: [Double]?, complete: [Bool]?
         if let limit, limit >= 1, candidates.count > limit, let pruning, let forest, hidden == nil, weights.allSatisfy({ $0 == 0 }) {

@@ -69,13 +69,15 @@ def cached_forest(X, D, trees, seed, key):
     forests then cost one fit however many test dumps (TEST_DUMP, TEST_SELECT) later runs measure.
     The key is the fit's parameters, trees, seed and `key` (kind, feature set, fold; and RERANK
     when it is not the shipped 64, so the forests cached before it existed stay valid) and the
-    training dumps (DUMP, AUG) by path, size and modification time."""
+    training dumps (DUMP, AUG) and their trial columns' files by path, size and modification time."""
     cache = os.environ.get("MODEL_CACHE")
     if not cache:
         return fit_forest(X, D, trees, seed)
     import hashlib
-    dumps = [(p, os.path.getsize(p), os.path.getmtime(p)) for p in
-             filter(None, [os.environ.get("DUMP", "/tmp/swipe-rerank/dump.tsv"), os.environ.get("AUG")])]
+    training = list(filter(None, [os.environ.get("DUMP", "/tmp/swipe-rerank/dump.tsv"), os.environ.get("AUG")]))
+    # The trial columns beside them (common.EXTRA_COLUMNS: SHAPE=.shape.npy, …) are part of the rows too.
+    training += [p + os.environ[var] for var in EXTRA_COLUMNS if os.environ.get(var) for p in training[:2]]
+    dumps = [(p, os.path.getsize(p), os.path.getmtime(p)) for p in training if os.path.exists(p)]
     if RERANK != 64: key = dict(key, rerank=RERANK)
     h = hashlib.sha1(json.dumps([PARAMS, trees, seed, key, dumps], sort_keys=True).encode()).hexdigest()[:16]
     path = os.path.join(cache, "forest-%s.txt" % h)
