@@ -721,7 +721,7 @@ public struct SwipeDecoder: Sendable {
         func scored(_ i: Int) -> (Double, Int) {
             if let known = likelihood[i] { return known }
             let classes = keys.classes(dictionary.path(i))
-            let value = (reading.logLikelihood(of: classes), min(classes.count, SwipeShapeNetwork.fitted.maximumKeys))
+            let value = (reading.logLikelihood(of: classes), min(classes.count, reading.maximumKeys))
             likelihood[i] = value
             return value
         }
